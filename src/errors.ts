@@ -1,0 +1,109 @@
+/**
+ * Deliberate, client-visible errors. Throw one of these to say "I anticipated this; show the caller this text".
+ *
+ * They are recognised by a registered-symbol brand, not only by `instanceof`, so that two copies of this package (or
+ * two realms) still agree on what is deliberate.
+ */
+import { readProp } from './read.js';
+
+/** The brand's key: a registered symbol, so every copy of the package sees the same key. */
+const BRAND = Symbol.for('mcp-error-policy.deliberate');
+
+/** What a brand says. */
+type DeliberateKind = 'ToolError' | 'ResourceError' | 'ResourceNotFoundError';
+
+/** Options of the deliberate error constructors. */
+export interface DeliberateErrorOptions {
+  /** The error that led to this one. It is logged but never shown to the client. */
+  readonly cause?: unknown;
+}
+
+function stamp(error: Error, kind: DeliberateKind): void {
+  Object.defineProperty(error, BRAND, { value: kind, enumerable: false, writable: false, configurable: true });
+}
+
+function brandOf(value: unknown): unknown {
+  return readProp(value, BRAND);
+}
+
+/**
+ * A failure the tool anticipated. The client sees `Error executing tool <name>: <message>`; the server logs one line at
+ * info, without a stack.
+ *
+ * @example
+ * ```ts
+ * if (sheetName === '') throw new ToolError('Sheet name must not be empty');
+ * ```
+ */
+export class ToolError extends Error {
+  constructor(message: string, options?: DeliberateErrorOptions) {
+    super(message, options);
+    this.name = 'ToolError';
+    stamp(this, 'ToolError');
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === ToolError ? isToolError(value) : Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+}
+
+/**
+ * A failure a resource or prompt handler anticipated. The client gets a JSON-RPC error (-32603) with this text; the
+ * server logs one line at info.
+ *
+ * @example
+ * ```ts
+ * throw new ResourceError('The sheet is being recalculated, try again shortly');
+ * ```
+ */
+export class ResourceError extends Error {
+  constructor(message: string, options?: DeliberateErrorOptions) {
+    super(message, options);
+    this.name = 'ResourceError';
+    stamp(this, 'ResourceError');
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this === ResourceError) return isResourceError(value);
+    if (this === ResourceNotFoundError) return isResourceNotFoundError(value);
+    return Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+}
+
+/**
+ * The requested resource does not exist. The client gets JSON-RPC error -32002 (resource not found) with this text.
+ *
+ * @example
+ * ```ts
+ * throw new ResourceNotFoundError(`No sheet named ${name}`);
+ * ```
+ */
+export class ResourceNotFoundError extends ResourceError {
+  constructor(message: string, options?: DeliberateErrorOptions) {
+    super(message, options);
+    this.name = 'ResourceNotFoundError';
+    stamp(this, 'ResourceNotFoundError');
+  }
+}
+
+/** True for a {@link ToolError} from any copy of this package. */
+export function isToolError(value: unknown): value is ToolError {
+  return brandOf(value) === 'ToolError';
+}
+
+/** True for a {@link ResourceError} (including {@link ResourceNotFoundError}) from any copy of this package. */
+export function isResourceError(value: unknown): value is ResourceError {
+  const brand = brandOf(value);
+  return brand === 'ResourceError' || brand === 'ResourceNotFoundError';
+}
+
+/** True for a {@link ResourceNotFoundError} from any copy of this package. */
+export function isResourceNotFoundError(value: unknown): value is ResourceNotFoundError {
+  return brandOf(value) === 'ResourceNotFoundError';
+}
+
+/** True for any deliberate error of this package: {@link ToolError}, {@link ResourceError}, {@link ResourceNotFoundError}. */
+export function isDeliberateError(value: unknown): value is ToolError | ResourceError {
+  const brand = brandOf(value);
+  return brand === 'ToolError' || brand === 'ResourceError' || brand === 'ResourceNotFoundError';
+}

@@ -1,0 +1,116 @@
+/**
+ * Reading thrown values without trusting them. A thrown value can be anything: a primitive, a revoked Proxy, an object
+ * whose getters throw. Every read here returns `undefined` instead of throwing.
+ */
+
+/** True for objects and functions (anything that can carry properties). */
+export function isObjectLike(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+/** Reads `value[key]`, or `undefined` when `value` is not an object or the read throws. */
+export function readProp(value: unknown, key: PropertyKey): unknown {
+  if (!isObjectLike(value)) return undefined;
+  try {
+    return (value as Record<PropertyKey, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a string property, or `undefined`. */
+export function readString(value: unknown, key: PropertyKey): string | undefined {
+  const prop = readProp(value, key);
+  return typeof prop === 'string' ? prop : undefined;
+}
+
+/** Reads a finite number property, or `undefined`. */
+export function readNumber(value: unknown, key: PropertyKey): number | undefined {
+  const prop = readProp(value, key);
+  return typeof prop === 'number' && Number.isFinite(prop) ? prop : undefined;
+}
+
+/** True when `key` is an own property of `value` (symbols included), without running getters. */
+export function hasOwn(value: unknown, key: PropertyKey): boolean {
+  if (!isObjectLike(value)) return false;
+  try {
+    return Object.prototype.hasOwnProperty.call(value, key);
+  } catch {
+    return false;
+  }
+}
+
+/** True when `key` is in `value` (own or inherited), without running getters. */
+export function hasKey(value: unknown, key: PropertyKey): boolean {
+  if (!isObjectLike(value)) return false;
+  try {
+    return key in value;
+  } catch {
+    return false;
+  }
+}
+
+/** The error's `name`, or a description of what was thrown when it has none (`string`, `undefined`, `Symbol`...). */
+export function describeThrown(value: unknown): string {
+  if (value === null) return 'null';
+  if (!isObjectLike(value)) return typeof value;
+  const name = readString(value, 'name');
+  if (name !== undefined && name !== '') return name;
+  try {
+    const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof ctor === 'string' && ctor !== '') return ctor;
+  } catch {
+    // fall through
+  }
+  return 'object';
+}
+
+/** The error's text: its `message` when it is a string, the value itself for strings, and a safe rendering otherwise. */
+export function messageOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'symbol') {
+    try {
+      return value.toString();
+    } catch {
+      return 'Symbol()';
+    }
+  }
+  if (value === undefined || value === null) return String(value);
+  const message = readString(value, 'message');
+  return message ?? '';
+}
+
+/** The error's stack when it is a string. */
+export function stackOf(value: unknown): string | undefined {
+  return readString(value, 'stack');
+}
+
+/** Keys under which errors hold the error they wrap: `cause` (ES2022), `error` (gaxios), `errors` (AggregateError). */
+const LINK_KEYS = ['cause', 'error'] as const;
+
+/**
+ * The errors directly wrapped by `value`: its `cause`, its `error`, and the members of its `errors` array,
+ * as far as they can be read. Plain objects count: gaxios 7 puts a plain object in `cause`.
+ */
+export function linkedErrors(value: unknown, maxMembers: number): unknown[] {
+  if (!isObjectLike(value)) return [];
+  const out: unknown[] = [];
+  for (const key of LINK_KEYS) {
+    const linked = readProp(value, key);
+    if (isObjectLike(linked)) out.push(linked);
+  }
+  const errors = readProp(value, 'errors');
+  if (Array.isArray(errors)) {
+    try {
+      const n = Math.min(errors.length, maxMembers);
+      for (let i = 0; i < n; i += 1) {
+        const member: unknown = errors[i];
+        if (isObjectLike(member)) out.push(member);
+      }
+    } catch {
+      // a hostile array: stop here
+    }
+  }
+  return out;
+}

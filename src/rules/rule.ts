@@ -1,0 +1,59 @@
+/**
+ * The shape of one allowlist entry. A policy holds an ordered list of rules; the first rule whose
+ * predicate accepts a failure (or an error on its cause chain) decides what the client sees.
+ */
+
+/** Log level of an anticipated failure. Crashes are always logged at `error`. */
+export type AnticipatedLevel = 'info' | 'warn';
+
+/**
+ * One entry of the allowlist.
+ *
+ * @example
+ * ```ts
+ * const quotaRule: ErrorRule = {
+ *   name: 'billing-quota',
+ *   predicate: (error) => error instanceof QuotaError,
+ *   message: (error) => `Quota exceeded, retry in ${(error as QuotaError).retryAfter}s`,
+ *   status: 429,
+ * };
+ * ```
+ */
+export interface ErrorRule {
+  /** A unique, stable name: it appears in log records, in classifications and in the access log. */
+  readonly name: string;
+  /**
+   * Decides whether this rule covers a failure. Called for the thrown value and for each error on its cause chain
+   * (`cause`, `error`, `errors[]`), outermost first. A predicate that throws counts as "no".
+   */
+  readonly predicate: (error: unknown) => boolean;
+  /**
+   * The client text, from the error the predicate accepted. A string is fixed text. Without it, the error's own
+   * `message` is used. Either way the text is scrubbed of secrets and bounded by the policy's `maxMessageLength`.
+   * A function that throws or returns a non-string turns the failure into a crash (fail closed).
+   * @default the accepted error's `message`
+   */
+  readonly message?: string | ((error: unknown) => string);
+  /**
+   * Status reported to `onOutcome` (the access log). A rule with `reauthorize: true` reports 401.
+   * @default 500
+   */
+  readonly status?: number;
+  /**
+   * Log level of the one record written for this failure. `info` writes one line without a stack (deliberate
+   * errors); `warn` adds the stack, since an allowlisted foreign error can still be a bug of the server's.
+   * @default 'warn'
+   */
+  readonly level?: AnticipatedLevel;
+  /**
+   * Marks failures that a fresh sign-in fixes: the policy's `reauthorize` text is appended to the client text and
+   * the status becomes 401.
+   * @default false
+   */
+  readonly reauthorize?: boolean;
+  /**
+   * JSON-RPC error code used when this failure happens in a resource or prompt handler.
+   * @default -32603 (-32002 for `ResourceNotFoundError`)
+   */
+  readonly code?: number;
+}

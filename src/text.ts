@@ -1,0 +1,98 @@
+/**
+ * Message safety: every piece of text that leaves the policy, for the client or for a log, passes through here.
+ * Secrets are scrubbed, length is bounded, and log values are quoted on one line.
+ */
+
+/** What replaces a secret. */
+export const REDACTED = '[REDACTED]';
+
+/** How much text around the bound is scrubbed, so that a secret crossing the cut is still recognised. */
+const SCRUB_MARGIN = 512;
+
+/** Query, form and JSON keys whose values are credentials. */
+const SECRET_KEYS =
+  'key|api_key|apikey|access_token|refresh_token|id_token|client_secret|token|password|passwd|secret|assertion|code_verifier|x-goog-api-key';
+
+/**
+ * Patterns of credentials, each replaced as a whole (or its value part).
+ * Order matters: header and key=value forms run before the bare token shapes.
+ */
+const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  // Authorization / Proxy-Authorization / X-Goog-Api-Key / Cookie headers, in "Name: value" or JSON "name":"value" form.
+  [/((?:proxy-)?authorization|x-goog-api-key|cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\r\n,}]+/gi, `$1$2${REDACTED}`],
+  // Bearer / Basic credentials wherever they stand.
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
+  // key=value in URLs and form bodies.
+  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>]+`, 'gi'), `$1$2=${REDACTED}`],
+  // "key": "value" in JSON.
+  [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
+  // JSON Web Tokens (header.payload[.signature]).
+  [/eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*)?/g, REDACTED],
+  // Google OAuth access tokens.
+  [/ya29\.[A-Za-z0-9._-]+/g, REDACTED],
+  // Google OAuth refresh tokens.
+  [/1\/\/[A-Za-z0-9._-]{6,}/g, REDACTED],
+  // Google API keys.
+  [/AIza[A-Za-z0-9_-]{20,}/g, REDACTED],
+  // Userinfo in URLs: scheme://user:password@host.
+  [/([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
+];
+
+/** Replaces every known credential shape in `text` with {@link REDACTED}. */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) {
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}
+
+/** Cuts `text` to at most `max` characters (UTF-16 units), marking the cut with an ellipsis, never splitting a surrogate pair. */
+export function boundLength(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return text.slice(0, Math.max(0, max));
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * Makes text safe to show or log: bounded before scrubbing (so a 10 MB message costs no more than a short one),
+ * scrubbed of secrets, passed through the policy's own redactor, then bounded to `max`.
+ */
+export function safeText(text: string, max: number, redact?: (text: string) => string): string {
+  let out = text.length > max + SCRUB_MARGIN ? text.slice(0, max + SCRUB_MARGIN) : text;
+  out = scrubSecrets(out);
+  if (redact !== undefined) out = applyRedactor(out, redact);
+  return boundLength(out, max);
+}
+
+function applyRedactor(text: string, redact: (text: string) => string): string {
+  try {
+    const out = redact(text);
+    return typeof out === 'string' ? out : REDACTED;
+  } catch {
+    // A redactor that fails must not let the unredacted text through.
+    return REDACTED;
+  }
+}
+
+/** C1 controls, DEL and the Unicode line separators, which JSON.stringify leaves as they are. */
+// eslint-disable-next-line no-control-regex
+const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Quotes a peer-supplied or error-supplied value for a log line: one physical line (newlines, ANSI escapes and other
+ * controls escaped), bounded, scrubbed, in double quotes.
+ */
+export function quoteForLog(text: string, max: number, redact?: (text: string) => string): string {
+  const quoted = JSON.stringify(safeText(text, max, redact));
+  return quoted.replace(UNQUOTED_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Escapes control characters in a line that is not quoted (stack frames), so that it stays one line. */
+export function escapeControls(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
