@@ -1,0 +1,184 @@
+/**
+ * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
+ * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
+ */
+import { defaultPolicy, type ErrorPolicy } from './policy.js';
+import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
+import { describeThrown, linkedErrors, messageOf } from './read.js';
+import { newReference } from './reference.js';
+import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
+import { safeText } from './text.js';
+
+/** JSON-RPC "internal error". */
+export const INTERNAL_ERROR_CODE = -32603;
+
+/** Most errors visited on one cause chain; past it the walk stops (and an unmatched failure is a crash). */
+export const MAX_CHAIN_NODES = 128;
+
+/** Most members of one `errors` array visited. */
+const MAX_ERRORS_MEMBERS = 16;
+
+/** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
+export interface ProtocolClassification {
+  readonly kind: 'protocol';
+  /** Its JSON-RPC code. */
+  readonly code: number;
+  /** Access-log status derived from the code (400, 404, 403 or 500). */
+  readonly status: number;
+  /** Protocol errors are logged at info. */
+  readonly level: 'info';
+  /** The thrown value. */
+  readonly error: unknown;
+}
+
+/** A failure the allowlist accepts: `message` is safe to show the client. */
+export interface AnticipatedClassification {
+  readonly kind: 'anticipated';
+  /** The rule that matched. */
+  readonly rule: ErrorRule;
+  /** Client text: scrubbed, bounded, with the re-authorization text appended when the rule asks for it. */
+  readonly message: string;
+  /** Access-log status: 401 when `reauthorize`, else the rule's status (default 500). */
+  readonly status: number;
+  /** Log level: the rule's (default 'warn'). */
+  readonly level: AnticipatedLevel;
+  /** Whether the rule marks this failure as fixed by signing in again. */
+  readonly reauthorize: boolean;
+  /** JSON-RPC code for resources and prompts: the rule's, default -32603. */
+  readonly code: number;
+  /** The thrown value. */
+  readonly error: unknown;
+  /** The error on the cause chain that the rule accepted (the thrown value itself, or one of its causes). */
+  readonly matched: unknown;
+}
+
+/** Anything else: its text never reaches the client (unless dev mode is on). */
+export interface CrashClassification {
+  readonly kind: 'crash';
+  readonly status: 500;
+  readonly level: 'error';
+  /** Short id shown to the client and written in the log record. */
+  readonly reference: string;
+  /** The thrown value. */
+  readonly error: unknown;
+  /** Dev mode only (`exposeCrashDetails`): the crash's scrubbed, bounded text. */
+  readonly detail?: string;
+}
+
+/** What {@link classifyError} returns. */
+export type Classification = ProtocolClassification | AnticipatedClassification | CrashClassification;
+
+/** Whether dev mode is on for this policy now. */
+export function crashDetailsExposed(policy: ErrorPolicy): boolean {
+  if (policy.exposeCrashDetails !== undefined) return policy.exposeCrashDetails;
+  try {
+    return typeof process === 'object' && process.env.NODE_ENV === 'development';
+  } catch {
+    return false;
+  }
+}
+
+function accepts(rule: ErrorRule, error: unknown): boolean {
+  try {
+    return rule.predicate(error) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Finds the first rule accepting the thrown value or, breadth-first, an error on its cause chain. */
+function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRule; matched: unknown } | undefined {
+  const queue: unknown[] = [error];
+  const seen = new Set<unknown>();
+  for (let i = 0; i < queue.length && i < MAX_CHAIN_NODES; i += 1) {
+    const node = queue[i];
+    for (const rule of rules) {
+      if (accepts(rule, node)) return { rule, matched: node };
+    }
+    for (const linked of linkedErrors(node, MAX_ERRORS_MEMBERS)) {
+      if (!seen.has(linked) && linked !== error) {
+        seen.add(linked);
+        queue.push(linked);
+      }
+    }
+  }
+  return undefined;
+}
+
+function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
+  if (rule.message === undefined) return messageOf(matched);
+  if (typeof rule.message === 'string') return rule.message;
+  try {
+    const text: unknown = rule.message(matched);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reauthorizeText(policy: ErrorPolicy, error: unknown): string | undefined {
+  const { reauthorize } = policy;
+  if (typeof reauthorize === 'string') return reauthorize;
+  if (reauthorize === undefined) return undefined;
+  try {
+    const text: unknown = reauthorize(error);
+    return typeof text === 'string' && text !== '' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function crash(error: unknown, policy: ErrorPolicy): CrashClassification {
+  const reference = newReference();
+  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: 500, level: 'error', reference, error };
+  const detail = safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact);
+  return { kind: 'crash', status: 500, level: 'error', reference, error, detail };
+}
+
+/**
+ * Classifies whatever a handler threw. Pure and total: it never throws, whatever the value (revoked Proxies, throwing
+ * getters, cyclic or 10,000-deep cause chains, primitives, Symbols).
+ *
+ * @param error - the thrown value
+ * @param policy - the policy whose rules decide; default {@link defaultPolicy}
+ *
+ * @example
+ * ```ts
+ * const c = classifyError(error, policy);
+ * if (c.kind === 'anticipated') reply(c.message);
+ * else if (c.kind === 'crash') reply(`Internal error (reference ${c.reference})`);
+ * else throw error; // protocol
+ * ```
+ */
+export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolicy): Classification {
+  try {
+    if (isProtocolError(error)) {
+      const code = protocolCode(error);
+      return { kind: 'protocol', code, status: statusForProtocolCode(code), level: 'info', error };
+    }
+    const match = findMatch(error, policy.rules);
+    if (match === undefined) return crash(error, policy);
+    const { rule, matched } = match;
+    const text = ruleText(rule, matched);
+    if (text === undefined) return crash(error, policy);
+    const reauthorize = rule.reauthorize === true;
+    let message = safeText(text, policy.maxMessageLength, policy.redact);
+    if (reauthorize) {
+      const hint = reauthorizeText(policy, matched);
+      if (hint !== undefined) message = `${message}\n\n${hint}`;
+    }
+    return {
+      kind: 'anticipated',
+      rule,
+      message,
+      status: reauthorize ? 401 : (rule.status ?? 500),
+      level: rule.level ?? 'warn',
+      reauthorize,
+      code: rule.code ?? INTERNAL_ERROR_CODE,
+      error,
+      matched,
+    };
+  } catch {
+    return { kind: 'crash', status: 500, level: 'error', reference: newReference(), error };
+  }
+}

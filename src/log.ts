@@ -1,0 +1,120 @@
+/**
+ * Logging: one record per failure, adapted to whatever logger the server uses (a function, or a console-, pino- or
+ * winston-shaped object). The default writes to stderr, never stdout: stdout is the stdio transport's channel.
+ */
+import { isObjectLike, readProp } from './read.js';
+
+/** Level of a log record: deliberate failures at info, allowlisted foreign errors at warn, crashes at error. */
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** Which kind of handler failed. */
+export type HandlerKind = 'tool' | 'resource' | 'prompt';
+
+/** How a failure was classified, as far as the log and the access log are concerned. */
+export type FailureKind = 'anticipated' | 'crash' | 'protocol' | 'degraded';
+
+/** One log record: exactly one is written per failure. Every text in it is scrubbed of secrets and bounded. */
+export interface LogRecord {
+  /** Record level. */
+  readonly level: LogLevel;
+  /** One line saying what failed, without the stack. Peer-supplied values in it are quoted. */
+  readonly message: string;
+  /** How the failure was classified. */
+  readonly kind: FailureKind;
+  /** Which kind of handler failed. */
+  readonly handler: HandlerKind;
+  /** The tool or prompt name, or the resource URI (bounded). */
+  readonly name: string;
+  /** Name of the rule that matched (anticipated failures). */
+  readonly rule?: string;
+  /** The reference id the client was shown (crashes). */
+  readonly reference?: string;
+  /** Access-log status of the failure. */
+  readonly status: number;
+  /** The thrown value's `name`, or what was thrown (`string`, `undefined`, ...). */
+  readonly errorName: string;
+  /** The thrown value's message: scrubbed, bounded, possibly multi-line (use `message` for one line). */
+  readonly errorMessage: string;
+  /** Stack frames and the cause chain (warn and error records only): scrubbed, controls escaped. */
+  readonly stack?: string;
+}
+
+/** A logger that takes the structured record itself. */
+export type LogFunction = (record: LogRecord) => void;
+
+/**
+ * A logger with `info`, `warn` and `error` methods: `console`, a pino logger, a winston logger, or anything shaped
+ * like one of them.
+ */
+export interface LevelLogger {
+  info(...args: never[]): unknown;
+  warn(...args: never[]): unknown;
+  error(...args: never[]): unknown;
+}
+
+/** Anything the policy can log to. */
+export type PolicyLogger = LogFunction | LevelLogger;
+
+/** The policy's internal logging function. It may throw; callers contain it. */
+export type LogSink = (record: LogRecord) => void;
+
+type LevelMethod = (...args: unknown[]) => unknown;
+
+/** The record as one text: the message line, then the stack lines. */
+export function formatRecord(record: LogRecord): string {
+  return record.stack === undefined ? record.message : `${record.message}\n${record.stack}`;
+}
+
+/** The fields of a record besides its level and message, for structured loggers. */
+function fieldsOf(record: LogRecord): Record<string, unknown> {
+  const { level: _level, message: _message, ...fields } = record;
+  return { component: 'mcp-error-policy', ...fields };
+}
+
+function isPinoShaped(logger: object): boolean {
+  return typeof readProp(logger, 'child') === 'function' && isObjectLike(readProp(readProp(logger, 'levels'), 'values'));
+}
+
+function isWinstonShaped(logger: object): boolean {
+  return typeof readProp(logger, 'log') === 'function' && typeof readProp(logger, 'add') === 'function';
+}
+
+function method(logger: object, level: LogLevel): LevelMethod {
+  return readProp(logger, level) as LevelMethod;
+}
+
+/** Writes to stderr: `[mcp-error-policy] ERROR tool "x" crashed ...` followed by the stack lines. */
+export const stderrSink: LogSink = (record) => {
+  const line = `[mcp-error-policy] ${record.level.toUpperCase()} ${formatRecord(record)}\n`;
+  const stderr = typeof process === 'object' ? process.stderr : undefined;
+  if (stderr !== undefined && typeof stderr.write === 'function') stderr.write(line);
+  else console.error(line);
+};
+
+/**
+ * Adapts a logger to a sink, or returns `undefined` when `logger` is none of the accepted shapes.
+ * - a function gets the record;
+ * - a pino-shaped logger gets `logger[level](fields, message)`;
+ * - a winston-shaped logger gets `logger.log({ level, message, ...fields })`;
+ * - any other object with `info`/`warn`/`error` gets `logger[level](text)`, with the stack after the message line.
+ */
+export function toLogSink(logger: unknown): LogSink | undefined {
+  if (typeof logger === 'function') return logger as LogFunction;
+  if (!isObjectLike(logger)) return undefined;
+  if (isWinstonShaped(logger)) {
+    const log = readProp(logger, 'log') as LevelMethod;
+    return (record) => {
+      log.call(logger, { level: record.level, message: record.message, ...fieldsOf(record) });
+    };
+  }
+  const levels = (['info', 'warn', 'error'] as const).map((level) => method(logger, level));
+  if (levels.some((m) => typeof m !== 'function')) return undefined;
+  if (isPinoShaped(logger)) {
+    return (record) => {
+      method(logger, record.level).call(logger, fieldsOf(record), record.message);
+    };
+  }
+  return (record) => {
+    method(logger, record.level).call(logger, formatRecord(record));
+  };
+}

@@ -1,0 +1,299 @@
+/**
+ * createErrorPolicy: the options, their validation (bad options throw a TypeError naming the option, at creation),
+ * and the frozen policy the wrappers and classifyError read.
+ */
+import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
+import { stderrSink, toLogSink } from './log.js';
+import type { Classification } from './classify.js';
+import { isObjectLike } from './read.js';
+import { coreRules } from './rules/index.js';
+import type { ErrorRule } from './rules/rule.js';
+
+/** What `onOutcome` receives, once per handler call. */
+export interface Outcome {
+  /** Which kind of handler ran. */
+  readonly kind: HandlerKind;
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** Wall time of the call in milliseconds (0 for calls refused while degraded). */
+  readonly durationMs: number;
+  /** 200 on success; 401 for the degraded start and re-authorization failures; the rule's status; 500 for crashes. */
+  readonly status: number;
+  /** The failure's classification; absent on success and for the degraded start. */
+  readonly classification?: Classification;
+}
+
+/** The options of {@link createErrorPolicy}. All are optional. */
+export interface ErrorPolicyOptions {
+  /**
+   * The allowlist: ordered rules, first match wins. A failure no rule accepts is a crash.
+   * @default coreRules
+   * @example
+   * ```ts
+   * createErrorPolicy({ rules: [...googleRules, ...coreRules] });
+   * ```
+   */
+  readonly rules?: readonly ErrorRule[];
+  /**
+   * Names of rules allowed to accept a plain `Error`, `TypeError` or `RangeError`. Such a rule shows every crash's text
+   * to clients, so `createErrorPolicy` refuses it unless it is named here.
+   * @default []
+   * @example
+   * ```ts
+   * createErrorPolicy({ rules: [myLegacyRule, ...coreRules], allowCatchAll: ['legacy-everything'] });
+   * ```
+   */
+  readonly allowCatchAll?: readonly string[];
+  /**
+   * Where the one record per failure goes: a function that takes the record, or a console-, pino- or winston-shaped
+   * logger.
+   * @default a writer to stderr (never stdout)
+   * @example
+   * ```ts
+   * createErrorPolicy({ logger: pino({}, pino.destination(2)) });
+   * ```
+   */
+  readonly logger?: PolicyLogger;
+  /**
+   * Text appended (after a blank line) to the client text of failures whose rule has `reauthorize: true`, such as a
+   * revoked refresh token. A function gets the thrown value and may return `undefined` for no text.
+   * @default no text
+   * @example
+   * ```ts
+   * createErrorPolicy({ reauthorize: 'Sign in again: run `acme auth login`.' });
+   * ```
+   */
+  readonly reauthorize?: string | ((error: unknown) => string | undefined);
+  /**
+   * Called before each handler call. While it returns a message (the server runs without usable credentials), no
+   * handler runs: the client gets that message, and the access log status 401.
+   * @default never degraded
+   * @example
+   * ```ts
+   * createErrorPolicy({ degraded: () => (credentials ? undefined : 'Not signed in: run `acme auth login`.') });
+   * ```
+   */
+  readonly degraded?: () => string | undefined;
+  /**
+   * Longest client text, in characters, before it is cut with an ellipsis. Log texts are bounded by the same number.
+   * @default 4000
+   * @example
+   * ```ts
+   * createErrorPolicy({ maxMessageLength: 500 });
+   * ```
+   */
+  readonly maxMessageLength?: number;
+  /**
+   * Extra redaction, run after the built-in secret scrubbing on every client and log text. A redactor that throws
+   * replaces the whole text with `[REDACTED]`.
+   * @default none (the built-in scrubbing always runs)
+   * @example
+   * ```ts
+   * createErrorPolicy({ redact: (text) => text.replaceAll(/cust_[0-9a-f]{16}/g, 'cust_…') });
+   * ```
+   */
+  readonly redact?: (text: string) => string;
+  /**
+   * Dev mode: show a crash's (scrubbed) message to the client, beside the reference.
+   * @default true only when `process.env.NODE_ENV` is exactly `'development'` at the time of the failure
+   * @example
+   * ```ts
+   * createErrorPolicy({ exposeCrashDetails: process.env.MY_SERVER_DEBUG === '1' });
+   * ```
+   */
+  readonly exposeCrashDetails?: boolean;
+  /**
+   * The access log: called once per handler call with its kind, name, duration and status. It may throw; that is
+   * contained.
+   * @default none
+   * @example
+   * ```ts
+   * createErrorPolicy({ onOutcome: ({ kind, name, status, durationMs }) => log.info({ kind, name, status, durationMs }) });
+   * ```
+   */
+  readonly onOutcome?: (outcome: Outcome) => void;
+}
+
+const POLICY_BRAND = Symbol.for('mcp-error-policy.policy');
+
+/** A frozen, validated policy. Make one with {@link createErrorPolicy}. */
+export interface ErrorPolicy {
+  /** The allowlist, in order. */
+  readonly rules: readonly ErrorRule[];
+  /** Re-authorization text or function, if any. */
+  readonly reauthorize: string | ((error: unknown) => string | undefined) | undefined;
+  /** The degraded-start check, if any. */
+  readonly degraded: (() => string | undefined) | undefined;
+  /** Longest client text. */
+  readonly maxMessageLength: number;
+  /** Extra redaction, if any. */
+  readonly redact: ((text: string) => string) | undefined;
+  /** Dev mode as configured; `undefined` means "when NODE_ENV is exactly 'development'". */
+  readonly exposeCrashDetails: boolean | undefined;
+  /** The access log, if any. */
+  readonly onOutcome: ((outcome: Outcome) => void) | undefined;
+  /** Where records go. */
+  readonly log: LogSink;
+}
+
+/** Default of `maxMessageLength`. */
+export const DEFAULT_MAX_MESSAGE_LENGTH = 4000;
+
+const LEVELS = new Set(['info', 'warn']);
+const OPTION_KEYS = new Set([
+  'rules',
+  'allowCatchAll',
+  'logger',
+  'reauthorize',
+  'degraded',
+  'maxMessageLength',
+  'redact',
+  'exposeCrashDetails',
+  'onOutcome',
+]);
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'number') return `the number ${String(value)}`;
+  return typeof value;
+}
+
+function fail(option: string, expected: string, got: unknown): never {
+  throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${describe(got)}`);
+}
+
+function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
+  for (const probe of [new Error('mcp-error-policy probe'), new TypeError('mcp-error-policy probe'), new RangeError('mcp-error-policy probe')]) {
+    let accepted = false;
+    try {
+      accepted = rule.predicate(probe) === true;
+    } catch {
+      accepted = false;
+    }
+    if (accepted) return probe.name;
+  }
+  return undefined;
+}
+
+function validateRule(rule: unknown, at: string): ErrorRule {
+  if (!isObjectLike(rule)) fail(at, 'a rule object', rule);
+  const r = rule as Partial<Record<keyof ErrorRule | 'test', unknown>>;
+  if (typeof r.name !== 'string' || r.name === '') fail(`${at}.name`, 'a non-empty string', r.name);
+  const predicate = r.predicate ?? r.test;
+  if (typeof predicate !== 'function') fail(`${at}.predicate`, 'a function', predicate);
+  if (r.message !== undefined && typeof r.message !== 'string' && typeof r.message !== 'function') {
+    fail(`${at}.message`, 'a string or a function', r.message);
+  }
+  if (r.status !== undefined && !(Number.isInteger(r.status) && (r.status as number) >= 100 && (r.status as number) <= 599)) {
+    fail(`${at}.status`, 'an integer HTTP status from 100 to 599', r.status);
+  }
+  if (r.level !== undefined && !LEVELS.has(r.level as string)) fail(`${at}.level`, "'info' or 'warn'", r.level);
+  if (r.reauthorize !== undefined && typeof r.reauthorize !== 'boolean') fail(`${at}.reauthorize`, 'a boolean', r.reauthorize);
+  if (r.code !== undefined && !Number.isSafeInteger(r.code)) fail(`${at}.code`, 'an integer JSON-RPC error code', r.code);
+  const out: { -readonly [K in keyof ErrorRule]: ErrorRule[K] } = { name: r.name as string, predicate: predicate as ErrorRule['predicate'] };
+  if (r.message !== undefined) out.message = r.message as NonNullable<ErrorRule['message']>;
+  if (r.status !== undefined) out.status = r.status as number;
+  if (r.level !== undefined) out.level = r.level as ErrorRule['level'] & string;
+  if (r.reauthorize !== undefined) out.reauthorize = r.reauthorize as boolean;
+  if (r.code !== undefined) out.code = r.code as number;
+  return Object.freeze(out);
+}
+
+function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRule[] {
+  if (!Array.isArray(rules)) fail('rules', 'an array of rules', rules);
+  if (!Array.isArray(allowCatchAll) || allowCatchAll.some((n) => typeof n !== 'string')) {
+    fail('allowCatchAll', 'an array of rule names', allowCatchAll);
+  }
+  const allowed = new Set<string>(allowCatchAll as string[]);
+  const seen = new Set<string>();
+  const out = (rules as unknown[]).map((rule, i) => {
+    const valid = validateRule(rule, `rules[${i}]`);
+    if (seen.has(valid.name)) throw new TypeError(`Expected \`rules\` to have unique names, got "${valid.name}" twice`);
+    seen.add(valid.name);
+    const accepts = probeAcceptsPlainErrors(valid);
+    if (accepts !== undefined && !allowed.has(valid.name)) {
+      throw new TypeError(
+        `Expected \`rules[${i}]\` ("${valid.name}") to reject a plain ${accepts}: a catch-all rule shows every crash's text to clients. ` +
+          `Name it in \`allowCatchAll\` to opt in.`,
+      );
+    }
+    return valid;
+  });
+  return Object.freeze(out);
+}
+
+/**
+ * Makes a frozen error policy. Every option is checked here: a bad one throws a `TypeError` naming it, never later at
+ * call time.
+ *
+ * @example
+ * ```ts
+ * import { coreRules, createErrorPolicy } from 'mcp-error-policy';
+ * import { googleRules } from 'mcp-error-policy/google';
+ *
+ * const policy = createErrorPolicy({
+ *   rules: [...googleRules, ...coreRules],
+ *   reauthorize: 'Sign in again: run `acme auth login`.',
+ * });
+ * ```
+ */
+export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy {
+  if (!isObjectLike(options) || Array.isArray(options)) fail('options', 'an object', options);
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw new TypeError(`Unknown option \`${key}\`: expected one of ${[...OPTION_KEYS].join(', ')}`);
+  }
+  const o = options as Record<keyof ErrorPolicyOptions, unknown>;
+  const rules = validateRules(o.rules ?? coreRules, o.allowCatchAll ?? []);
+  let log: LogSink = stderrSink;
+  if (o.logger !== undefined) {
+    const sink = toLogSink(o.logger);
+    if (sink === undefined) fail('logger', 'a function or an object with info, warn and error methods', o.logger);
+    log = sink;
+  }
+  if (o.reauthorize !== undefined && typeof o.reauthorize !== 'string' && typeof o.reauthorize !== 'function') {
+    fail('reauthorize', 'a string or a function', o.reauthorize);
+  }
+  if (o.degraded !== undefined && typeof o.degraded !== 'function') fail('degraded', 'a function', o.degraded);
+  const max = o.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 32 || max > 1_000_000) {
+    fail('maxMessageLength', 'an integer from 32 to 1000000', max);
+  }
+  if (o.redact !== undefined && typeof o.redact !== 'function') fail('redact', 'a function', o.redact);
+  if (o.exposeCrashDetails !== undefined && typeof o.exposeCrashDetails !== 'boolean') {
+    fail('exposeCrashDetails', 'a boolean', o.exposeCrashDetails);
+  }
+  if (o.onOutcome !== undefined && typeof o.onOutcome !== 'function') fail('onOutcome', 'a function', o.onOutcome);
+  const policy: ErrorPolicy = {
+    rules,
+    reauthorize: o.reauthorize as ErrorPolicy['reauthorize'],
+    degraded: o.degraded as ErrorPolicy['degraded'],
+    maxMessageLength: max as number,
+    redact: o.redact as ErrorPolicy['redact'],
+    exposeCrashDetails: o.exposeCrashDetails as boolean | undefined,
+    onOutcome: o.onOutcome as ErrorPolicy['onOutcome'],
+    log,
+  };
+  Object.defineProperty(policy, POLICY_BRAND, { value: true });
+  return Object.freeze(policy);
+}
+
+/** True for a policy made by {@link createErrorPolicy} (of any copy of this package). */
+export function isErrorPolicy(value: unknown): value is ErrorPolicy {
+  try {
+    return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The policy used when none is given: `createErrorPolicy()` (core rules, stderr logging). */
+export const defaultPolicy: ErrorPolicy = createErrorPolicy();
+
+/** Checks the `policy` option of a wrapper; throws a TypeError naming it when it is not a policy. */
+export function resolvePolicy(policy: unknown, option = 'policy'): ErrorPolicy {
+  if (policy === undefined) return defaultPolicy;
+  if (!isErrorPolicy(policy)) fail(option, 'a policy made by createErrorPolicy()', policy);
+  return policy;
+}

@@ -1,0 +1,179 @@
+/**
+ * Reporting: the one log record and the one access-log outcome of each call. Nothing here may throw into the caller:
+ * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
+ */
+import type { Classification } from './classify.js';
+import { formatRecord, stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
+import type { ErrorPolicy, Outcome } from './policy.js';
+import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
+import { escapeControls, quoteForLog, safeText, scrubSecrets } from './text.js';
+
+/** Longest tool name, prompt name or URI in a log record or client text. */
+export const MAX_NAME_LENGTH = 200;
+const MAX_FRAMES = 30;
+const MAX_CAUSES = 8;
+const MAX_ERROR_NAME_LENGTH = 100;
+
+/** One handler call, as the reporter sees it. */
+export interface CallContext {
+  readonly handler: HandlerKind;
+  /** Tool or prompt name, or resource URI; `undefined` when unknown. */
+  readonly name: string | undefined;
+  /** `performance.now()` at the start of the call; 0 when no `onOutcome` is set. */
+  readonly startedAt: number;
+}
+
+/** Current time for durations. */
+export function now(): number {
+  return performance.now();
+}
+
+function frames(stack: string | undefined): string[] {
+  if (stack === undefined) return [];
+  const out: string[] = [];
+  for (const line of stack.split('\n')) {
+    if (/^\s*at\s/.test(line)) {
+      out.push(`    ${escapeControls(scrubSecrets(line.trim()))}`);
+      if (out.length >= MAX_FRAMES) break;
+    }
+  }
+  return out;
+}
+
+function errorLabel(error: unknown): string {
+  return escapeControls(describeThrown(error)).slice(0, MAX_ERROR_NAME_LENGTH);
+}
+
+/** The stack of the thrown value, then, for each error on its cause chain, a `caused by:` line and its frames. */
+function stackText(error: unknown, policy: ErrorPolicy): string {
+  const lines = frames(stackOf(error));
+  if (lines.length === 0) lines.push(`    (no stack: ${errorLabel(error)} thrown)`);
+  const seen = new Set<unknown>([error]);
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSES; depth += 1) {
+    const next = linkedErrors(current, 1).find((e) => !seen.has(e));
+    if (next === undefined) break;
+    seen.add(next);
+    lines.push(`  caused by: ${errorLabel(next)} ${quoteForLog(messageOf(next), policy.maxMessageLength, policy.redact)}`);
+    lines.push(...frames(stackOf(next)));
+    current = next;
+  }
+  return lines.join('\n');
+}
+
+function subject(context: CallContext, policy: ErrorPolicy): string {
+  const name = context.name === undefined ? '(unnamed)' : quoteForLog(context.name, MAX_NAME_LENGTH, policy.redact);
+  return `${context.handler} ${name}`;
+}
+
+function headline(kind: FailureKind, classification: Classification | undefined, context: CallContext, policy: ErrorPolicy, label: string, quoted: string): string {
+  const who = subject(context, policy);
+  if (classification?.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
+  if (classification?.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
+  if (classification?.kind === 'anticipated') {
+    return classification.level === 'info'
+      ? `${who} failed: ${label} ${quoted}`
+      : `${who} failed (rule ${classification.rule.name}): ${label} ${quoted}`;
+  }
+  return `${who} refused (${kind}): ${quoted}`;
+}
+
+function write(policy: ErrorPolicy, record: LogRecord): void {
+  try {
+    policy.log(record);
+  } catch {
+    try {
+      stderrSink({ ...record, message: `${record.message} (the configured logger threw)` });
+    } catch {
+      // nowhere left to write
+    }
+  }
+}
+
+function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
+  if (policy.onOutcome === undefined) return;
+  try {
+    policy.onOutcome(outcome);
+  } catch {
+    // the access log must not break the call
+  }
+}
+
+function outcomeOf(context: CallContext, status: number, classification: Classification | undefined): Outcome {
+  const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
+  const name = context.name === undefined ? '' : context.name;
+  return classification === undefined
+    ? { kind: context.handler, name, durationMs, status }
+    : { kind: context.handler, name, durationMs, status, classification };
+}
+
+/** Logs a failure once (at its level, with its stack unless info) and reports its outcome. */
+export function reportFailure(policy: ErrorPolicy, context: CallContext, classification: Classification, withOutcome = true): void {
+  try {
+    const { error } = classification;
+    const level: LogLevel = classification.level;
+    const kind: FailureKind = classification.kind;
+    const label = errorLabel(error);
+    const errorMessage = safeText(messageOf(error), policy.maxMessageLength, policy.redact);
+    const quoted = quoteForLog(messageOf(error), policy.maxMessageLength, policy.redact);
+    const base = {
+      level,
+      message: headline(kind, classification, context, policy, label, quoted),
+      kind,
+      handler: context.handler,
+      name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
+      status: classification.status,
+      errorName: label,
+      errorMessage,
+    };
+    const record: LogRecord = {
+      ...base,
+      ...(classification.kind === 'anticipated' ? { rule: classification.rule.name } : {}),
+      ...(classification.kind === 'crash' ? { reference: classification.reference } : {}),
+      ...(level === 'info' ? {} : { stack: stackText(error, policy) }),
+    };
+    write(policy, record);
+  } catch {
+    // building the record failed on a value no reader anticipated: still leave one line
+    write(policy, fallbackRecord(context, classification));
+  }
+  if (withOutcome) emitOutcome(policy, outcomeOf(context, classification.status, classification));
+}
+
+function fallbackRecord(context: CallContext, classification: Classification): LogRecord {
+  const reference = classification.kind === 'crash' ? classification.reference : undefined;
+  return {
+    level: 'error',
+    message: `${context.handler} failed and its error could not be read${reference === undefined ? '' : ` (reference ${reference})`}`,
+    kind: classification.kind,
+    handler: context.handler,
+    name: '',
+    status: classification.status,
+    errorName: 'unknown',
+    errorMessage: '',
+    ...(reference === undefined ? {} : { reference }),
+  };
+}
+
+/** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
+export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string): void {
+  write(policy, {
+    level: 'info',
+    message: headline('degraded', undefined, context, policy, '', quoteForLog(message, policy.maxMessageLength, policy.redact)),
+    kind: 'degraded',
+    handler: context.handler,
+    name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
+    status: 401,
+    errorName: 'degraded',
+    errorMessage: safeText(message, policy.maxMessageLength, policy.redact),
+  });
+  emitOutcome(policy, outcomeOf(context, 401, undefined));
+}
+
+/** Reports a successful call to the access log. */
+export function reportSuccess(policy: ErrorPolicy, context: CallContext, status = 200, classification?: Classification): void {
+  emitOutcome(policy, outcomeOf(context, status, classification));
+}
+
+/** Exposed for tests and custom loggers: the text a console-shaped logger receives. */
+export { formatRecord };

@@ -1,0 +1,76 @@
+/** Node file-system errors: shown by code and syscall; the path only when the rule is made to allow it. */
+import { readString } from '../read.js';
+import { stringCode } from './codes.js';
+import type { ErrorRule } from './rule.js';
+
+/** Words for the file-system codes. */
+const FILE_SYSTEM_CODE_TEXT: Readonly<Record<string, string>> = Object.freeze({
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EEXIST: 'file already exists',
+  ENOTEMPTY: 'directory not empty',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in system',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EBUSY: 'resource busy or locked',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EXDEV: 'cross-device link not permitted',
+  EBADF: 'bad file descriptor',
+  EFBIG: 'file too large',
+  ETXTBSY: 'text file is busy',
+});
+
+/** True for a Node file-system error: a known file-system `code` and a string `syscall`. */
+export function isFileSystemError(error: unknown): boolean {
+  const code = stringCode(error);
+  return (
+    code !== undefined &&
+    Object.prototype.hasOwnProperty.call(FILE_SYSTEM_CODE_TEXT, code) &&
+    readString(error, 'syscall') !== undefined
+  );
+}
+
+/** Options of {@link createFileSystemRule}. */
+export interface FileSystemRuleOptions {
+  /**
+   * Show the error's `path` (and `dest`) to the client. Paths reveal the server's layout: leave this off unless the
+   * paths are the user's own.
+   * @default false
+   */
+  readonly exposePaths?: boolean;
+}
+
+/**
+ * Makes a file-system rule. Client text: `File system error: no such file or directory (ENOENT, open)`, with
+ * ` '<path>'` appended when `exposePaths` is on. Status 500, logged at warn.
+ *
+ * @example
+ * ```ts
+ * const policy = createErrorPolicy({
+ *   rules: coreRules.map((rule) => (rule === fileSystemRule ? createFileSystemRule({ exposePaths: true }) : rule)),
+ * });
+ * ```
+ */
+export function createFileSystemRule(options: FileSystemRuleOptions = {}): ErrorRule {
+  const exposePaths = options.exposePaths === true;
+  return Object.freeze({
+    name: 'file-system',
+    predicate: isFileSystemError,
+    message: (error: unknown): string => {
+      const code = stringCode(error) ?? 'UNKNOWN';
+      const words = FILE_SYSTEM_CODE_TEXT[code] ?? 'file system error';
+      const syscall = readString(error, 'syscall')?.split(' ')[0] ?? 'unknown';
+      const path = exposePaths ? readString(error, 'path') : undefined;
+      return `File system error: ${words} (${code}, ${syscall})${path === undefined ? '' : ` '${path}'`}`;
+    },
+  });
+}
+
+/** The default file-system rule, without paths. */
+export const fileSystemRule: ErrorRule = createFileSystemRule();

@@ -1,0 +1,105 @@
+/**
+ * Tools: a failure becomes an isError result with one text content, `Error executing tool <name>: <message>` or, for a
+ * crash, `Error executing tool <name> (reference <id>)`. Never structuredContent on an error result.
+ */
+import { classifyError, type Classification } from '../classify.js';
+import { resolvePolicy, type ErrorPolicy } from '../policy.js';
+import { messageOf } from '../read.js';
+import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
+import { safeText } from '../text.js';
+import { guard, markResult, type WireShape } from './guard.js';
+import { readWrapOptions, type WrapOptions } from './options.js';
+
+/** The isError result a failed tool call returns. */
+export interface ToolErrorResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  isError: true;
+}
+
+function prefix(name: string | undefined, policy: ErrorPolicy): string {
+  return name === undefined ? 'Error executing tool' : `Error executing tool ${safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
+}
+
+/** The client text of a failed tool call. */
+export function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
+  const head = prefix(name, policy);
+  switch (classification.kind) {
+    case 'anticipated':
+      return `${head}: ${classification.message}`;
+    case 'crash':
+      return classification.detail === undefined
+        ? `${head} (reference ${classification.reference})`
+        : `${head}: ${classification.detail} (reference ${classification.reference})`;
+    case 'protocol':
+      // What the SDK itself shows for a protocol error thrown by a tool: its message.
+      return safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact);
+  }
+}
+
+function result(text: string): ToolErrorResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+const toolShape: WireShape<ToolErrorResult> = {
+  handler: 'tool',
+  answer: (classification, name, policy) => result(toolErrorText(classification, name, policy)),
+  answerDegraded: (message, name, policy) => result(`${prefix(name, policy)}: ${message}`),
+  answerUnreadable: (name) => result(name === undefined ? 'Error executing tool' : `Error executing tool ${name.slice(0, MAX_NAME_LENGTH)}`),
+};
+
+/**
+ * Wraps a tool callback (`(args, extra)` or `(extra)`) so that its failures reach the client as the policy decides,
+ * each logged once. Same type in and out, so it fits `registerTool` on SDK v1 and v2. A function already wrapped is
+ * returned as it is.
+ *
+ * @param handler - the tool callback
+ * @param options - `name` (for the client text and log) and `policy`
+ *
+ * @example
+ * ```ts
+ * server.registerTool(
+ *   'get_sheet',
+ *   { inputSchema: { name: z.string() } },
+ *   withClientVisibleErrors(async ({ name }) => {
+ *     if (name === '') throw new ToolError('Sheet name must not be empty');
+ *     return { content: [{ type: 'text', text: await readSheet(name) }] };
+ *   }, { name: 'get_sheet' }),
+ * );
+ * ```
+ */
+export function withClientVisibleErrors<H extends (...args: never[]) => unknown>(handler: H, options?: WrapOptions): H {
+  const { name, policy } = readWrapOptions(handler, options, 'handler');
+  return guard(handler, toolShape, name, policy);
+}
+
+/**
+ * For tools that catch errors themselves: the same isError result, text and log record the wrapper would produce.
+ * Inside a wrapped tool, the wrapper reports the call to the access log with this failure's status.
+ *
+ * @param error - what was caught
+ * @param name - the tool name, for the text `Error executing tool <name>: ...`
+ * @param policy - default {@link defaultPolicy}
+ *
+ * @example
+ * ```ts
+ * try {
+ *   return { content: [{ type: 'text', text: await readSheet(name) }] };
+ * } catch (error) {
+ *   return toToolResult(error, 'get_sheet', policy);
+ * }
+ * ```
+ */
+export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy): ToolErrorResult {
+  const resolved = resolvePolicy(policy);
+  const toolName = typeof name === 'string' && name !== '' ? name : undefined;
+  try {
+    const classification = classifyError(error, resolved);
+    reportFailure(resolved, { handler: 'tool', name: toolName, startedAt: 0 }, classification, false);
+    const out = result(toolErrorText(classification, toolName, resolved));
+    markResult(out, classification);
+    return out;
+  } catch {
+    return toolShape.answerUnreadable(toolName);
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * A local stand-in for Google's servers, for tests that drive the real gaxios and google-auth-library against it.
+ *
+ * It listens on 127.0.0.1 (port 0: the OS picks one) and answers the way Google does: AIP-193 JSON error bodies for
+ * API calls, an OAuth token endpoint, an STS endpoint, an HTML 502 page from a "front end", connection resets and slow
+ * responses. Every request is recorded (method, URL, headers, body), so that a test can check that a planted secret was
+ * really sent before checking that it never comes back out. No traffic leaves 127.0.0.1.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One request as the fake server saw it. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+/** A running fake server. */
+export interface FakeGoogle {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly port: number;
+  /** Absolute URL of a path on this server. */
+  url(path: string): string;
+  /** Every request received so far, oldest first. */
+  readonly requests: readonly RecordedRequest[];
+  /** True when some recorded request (URL, headers or body) contains `needle`. */
+  received(needle: string): boolean;
+  close(): Promise<void>;
+}
+
+/** An AIP-193 error body: `{ error: { code, message, status, errors?, details? } }`. */
+interface ApiErrorSpec {
+  readonly http: number;
+  readonly body: Record<string, unknown>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Google's messages, as the real APIs word them. */
+export const GOOGLE_MESSAGES = {
+  permissionDenied: 'The caller does not have permission',
+  notFound: 'File not found: 1AbCdEf.',
+  invalidArgument: "Invalid value at 'range' (TYPE_STRING), \"Sheet1!A1:ZZ\"",
+  internal: 'Internal error encountered.',
+  unavailable: 'The service is currently unavailable.',
+  quota:
+    "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:123456789'.",
+  userRateLimit: 'User Rate Limit Exceeded',
+  scopes: 'Request had insufficient authentication scopes.',
+  unauthenticated:
+    'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
+  invalidGrant: 'Token has been expired or revoked.',
+  invalidRapt: 'reauth related error (invalid_rapt)',
+  unauthorizedClient: 'Unauthorized',
+  invalidClient: 'The OAuth client was not found.',
+  stsInvalidGrant: 'The subject token is invalid.',
+} as const;
+
+/** The HTML page a Google front end sends with a 502. */
+export const HTML_502 = `<!DOCTYPE html>
+<html lang=en>
+  <meta charset=utf-8>
+  <title>Error 502 (Server Error)!!1</title>
+  <style>*{margin:0;padding:0}html,code{font:15px/22px arial,sans-serif}</style>
+  <a href=//www.google.com/><span id=logo aria-label=Google></span></a>
+  <p><b>502.</b> <ins>That’s an error.</ins>
+  <p>The server encountered a temporary error and could not complete your request.<p>Please try again in 30 seconds.  <ins>That’s all we know.</ins>
+</html>`;
+
+function apiError(
+  http: number,
+  status: string | undefined,
+  message: string,
+  extra: { reason?: string; domain?: string; details?: unknown[]; headers?: Record<string, string> } = {},
+): ApiErrorSpec {
+  const error: Record<string, unknown> = { code: http, message };
+  if (extra.reason !== undefined) {
+    error['errors'] = [{ message, domain: extra.domain ?? 'global', reason: extra.reason }];
+  }
+  if (status !== undefined) error['status'] = status;
+  if (extra.details !== undefined) error['details'] = extra.details;
+  return { http, body: { error }, ...(extra.headers === undefined ? {} : { headers: extra.headers }) };
+}
+
+/** The API error answers, by path. */
+const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
+  '/v1/forbidden': apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.permissionDenied, { reason: 'forbidden' }),
+  '/v1/missing': apiError(404, 'NOT_FOUND', GOOGLE_MESSAGES.notFound, { reason: 'notFound' }),
+  '/v1/invalid': apiError(400, 'INVALID_ARGUMENT', GOOGLE_MESSAGES.invalidArgument, {
+    reason: 'badRequest',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field: 'range', description: GOOGLE_MESSAGES.invalidArgument }],
+      },
+    ],
+  }),
+  '/v1/internal': apiError(500, 'INTERNAL', GOOGLE_MESSAGES.internal, { reason: 'backendError' }),
+  '/v1/unavailable': apiError(503, 'UNAVAILABLE', GOOGLE_MESSAGES.unavailable),
+  '/v1/quota': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
+    reason: 'rateLimitExceeded',
+    domain: 'usageLimits',
+    headers: { 'retry-after': '30' },
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'RATE_LIMIT_EXCEEDED',
+        domain: 'googleapis.com',
+        metadata: { service: 'sheets.googleapis.com', quota_metric: 'sheets.googleapis.com/read_requests' },
+      },
+    ],
+  }),
+  '/v1/quota-no-retry': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
+    reason: 'rateLimitExceeded',
+    domain: 'usageLimits',
+  }),
+  // Drive-style rate limit: a 403 without an AIP-193 `status`, recognised by its reason.
+  '/v1/user-rate-limit': apiError(403, undefined, GOOGLE_MESSAGES.userRateLimit, {
+    reason: 'userRateLimitExceeded',
+    domain: 'usageLimits',
+  }),
+  '/v1/scopes': apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.scopes, {
+    reason: 'insufficientPermissions',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+        domain: 'googleapis.com',
+        metadata: { service: 'drive.googleapis.com', method: 'google.apps.drive.v3.DriveFiles.List' },
+      },
+    ],
+  }),
+  '/v1/unauthenticated': apiError(401, 'UNAUTHENTICATED', GOOGLE_MESSAGES.unauthenticated, {
+    reason: 'authError',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED',
+        domain: 'googleapis.com',
+      },
+    ],
+  }),
+};
+
+/** OAuth token endpoint answers, by path. `/token/ok` issues a token. */
+const TOKEN_ERRORS: Readonly<Record<string, { http: number; body: Record<string, string> }>> = {
+  '/token/invalid_grant': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidGrant },
+  },
+  '/token/invalid_rapt': {
+    http: 400,
+    body: {
+      error: 'invalid_grant',
+      error_description: GOOGLE_MESSAGES.invalidRapt,
+      error_uri: 'https://support.google.com/a/answer/9368756',
+      error_subtype: 'invalid_rapt',
+    },
+  },
+  '/token/unauthorized_client': {
+    http: 401,
+    body: { error: 'unauthorized_client', error_description: GOOGLE_MESSAGES.unauthorizedClient },
+  },
+  '/token/invalid_client': {
+    http: 401,
+    body: { error: 'invalid_client', error_description: GOOGLE_MESSAGES.invalidClient },
+  },
+  '/sts/invalid_grant': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsInvalidGrant },
+  },
+};
+
+/** An access token the fake token endpoint issues: shaped like Google's, so scrubbers recognise it. */
+export const ISSUED_ACCESS_TOKEN = 'ya29.a0AfB_fakeIssuedAccessTokenFromTheFakeServer0123456789';
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/**
+ * Starts the fake server.
+ *
+ * Paths: `/v1/<case>` (see {@link API_ERRORS}), `/v1/ok`, `/token/<oauth error>`, `/token/ok`, `/sts/invalid_grant`,
+ * `/html502`, `/reset` (TCP reset before any response), `/hangup` (the peer closes the socket), `/slow?ms=N`.
+ */
+export async function startFakeGoogle(): Promise<FakeGoogle> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body });
+      const path = url.pathname;
+
+      const api = API_ERRORS[path];
+      if (api !== undefined) {
+        sendJson(res, api.http, api.body, api.headers ?? {});
+        return;
+      }
+      const oauth = TOKEN_ERRORS[path];
+      if (oauth !== undefined) {
+        sendJson(res, oauth.http, oauth.body, { 'cache-control': 'no-cache, no-store, max-age=0, must-revalidate' });
+        return;
+      }
+      switch (path) {
+        case '/v1/ok':
+          sendJson(res, 200, { ok: true });
+          return;
+        case '/token/ok':
+          sendJson(res, 200, { access_token: ISSUED_ACCESS_TOKEN, expires_in: 3599, token_type: 'Bearer' });
+          return;
+        case '/html502':
+          res.writeHead(502, { 'content-type': 'text/html; charset=UTF-8' });
+          res.end(HTML_502);
+          return;
+        case '/reset':
+          req.socket.resetAndDestroy();
+          return;
+        case '/hangup':
+          req.socket.destroy();
+          return;
+        case '/slow': {
+          const ms = Number(url.searchParams.get('ms') ?? '2000');
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (!res.destroyed) sendJson(res, 200, { ok: true });
+          }, ms);
+          timers.add(timer);
+          return;
+        }
+        default:
+          sendJson(res, 404, { error: { code: 404, message: `No fake route for ${path}`, status: 'NOT_FOUND' } });
+      }
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    origin,
+    port,
+    url: (path: string) => `${origin}${path}`,
+    requests,
+    received(needle: string): boolean {
+      return requests.some(
+        (r) => r.url.includes(needle) || r.body.includes(needle) || JSON.stringify(r.headers).includes(needle),
+      );
+    },
+    close(): Promise<void> {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A URL on 127.0.0.1 where nothing listens: a port the OS handed out and that was closed again, so connecting to it
+ * gives ECONNREFUSED.
+ */
+export async function closedPortUrl(path = '/'): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}${path}`;
+}
