@@ -1,0 +1,152 @@
+/**
+ * Readers of the two error bodies Google sends: the AIP-193 API error (`{ error: { code, message, status, errors[],
+ * details[] } }`) and the OAuth 2.0 token error (`{ error: 'invalid_grant', error_description }`). Their texts are
+ * written by Google's servers and never echo credentials; they are still bounded to one line here.
+ */
+import { isObjectLike, readNumber, readProp, readString } from '../read.js';
+import { boundLength } from '../text.js';
+import { responseDataOf } from './gaxios.js';
+
+/** Longest server-written message kept, in characters. */
+export const MAX_SERVER_TEXT = 1000;
+
+/** Most `errors[]` / `details[]` entries read. */
+const MAX_ENTRIES = 16;
+
+/** The fields of an AIP-193 error body that are safe to show. */
+export interface GoogleApiErrorBody {
+  /** `error.code`: the HTTP status Google meant. */
+  readonly code: number | undefined;
+  /** `error.status`: the canonical code (`PERMISSION_DENIED`, `NOT_FOUND`, `RESOURCE_EXHAUSTED`...). */
+  readonly status: string | undefined;
+  /** `error.message`, on one line and bounded. */
+  readonly message: string | undefined;
+  /** `details[]` ErrorInfo reasons (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `RATE_LIMIT_EXCEEDED`), first. */
+  readonly infoReasons: readonly string[];
+  /** `errors[].reason` (`forbidden`, `insufficientPermissions`, `rateLimitExceeded`...). */
+  readonly legacyReasons: readonly string[];
+  /** `details[]` RetryInfo `retryDelay`, in whole seconds (rounded up). */
+  readonly retryDelaySeconds: number | undefined;
+}
+
+/** The fields of an OAuth 2.0 token error body. */
+export interface OAuthErrorBody {
+  /** `error`: `invalid_grant`, `unauthorized_client`, `invalid_client`... */
+  readonly error: string;
+  /** `error_description`, on one line and bounded (`Token has been expired or revoked.`). */
+  readonly description: string | undefined;
+  /** `error_subtype` (`invalid_rapt`). */
+  readonly subtype: string | undefined;
+}
+
+/**
+ * Server-written text on one line: whitespace runs (newlines included) become one space, control characters go,
+ * and the result is bounded to `max` characters. `undefined` for empty text.
+ */
+export function oneLine(text: string | undefined, max = MAX_SERVER_TEXT): string | undefined {
+  if (text === undefined) return undefined;
+  // Only a bounded prefix is looked at: a 10 MB message costs no more than a short one.
+  const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
+  // eslint-disable-next-line no-control-regex
+  const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return line === '' ? undefined : boundLength(line, max);
+}
+
+function entries(value: unknown): unknown[] {
+  if (!Array.isArray(value)) return [];
+  try {
+    return value.slice(0, MAX_ENTRIES) as unknown[];
+  } catch {
+    return [];
+  }
+}
+
+/** A token-like identifier (`RATE_LIMIT_EXCEEDED`, `rateLimitExceeded`), or `undefined`. */
+function identifier(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(value) ? value : undefined;
+}
+
+/** `"30s"`, `"1.5s"` or `{ seconds, nanos }` as whole seconds. */
+function durationSeconds(value: unknown): number | undefined {
+  if (typeof value === 'string') {
+    const match = /^(\d{1,9})(?:\.(\d{1,9}))?s$/.exec(value);
+    if (match === null) return undefined;
+    const seconds = Number(match[1]) + (match[2] === undefined ? 0 : Number(`0.${match[2]}`));
+    return Math.ceil(seconds);
+  }
+  const seconds = readNumber(value, 'seconds') ?? Number(readString(value, 'seconds') ?? Number.NaN);
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  const nanos = readNumber(value, 'nanos') ?? 0;
+  return Math.ceil(seconds + nanos / 1e9);
+}
+
+function typeIs(detail: unknown, type: string): boolean {
+  const at = readString(detail, '@type');
+  return at !== undefined && (at === `type.googleapis.com/${type}` || at.endsWith(`/${type}`));
+}
+
+/**
+ * Reads an AIP-193 error body: `data.error` must be an object. `undefined` for anything else (an OAuth body, an HTML
+ * page, no body).
+ *
+ * @example
+ * ```ts
+ * readGoogleApiError(responseDataOf(error))?.status; // 'PERMISSION_DENIED'
+ * ```
+ */
+export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefined {
+  const error = readProp(data, 'error');
+  if (!isObjectLike(error) || Array.isArray(error)) return undefined;
+  const infoReasons: string[] = [];
+  let retryDelaySeconds: number | undefined;
+  for (const detail of entries(readProp(error, 'details'))) {
+    if (typeIs(detail, 'google.rpc.ErrorInfo')) {
+      const reason = identifier(readString(detail, 'reason'));
+      if (reason !== undefined) infoReasons.push(reason);
+    } else if (typeIs(detail, 'google.rpc.RetryInfo')) {
+      retryDelaySeconds ??= durationSeconds(readProp(detail, 'retryDelay'));
+    }
+  }
+  const legacyReasons: string[] = [];
+  for (const entry of entries(readProp(error, 'errors'))) {
+    const reason = identifier(readString(entry, 'reason'));
+    if (reason !== undefined) legacyReasons.push(reason);
+  }
+  const code = readNumber(error, 'code');
+  return {
+    code: code !== undefined && Number.isInteger(code) ? code : undefined,
+    status: identifier(readString(error, 'status')),
+    message: oneLine(readString(error, 'message')),
+    infoReasons,
+    legacyReasons,
+    retryDelaySeconds,
+  };
+}
+
+/**
+ * Reads an OAuth 2.0 token error body: `data.error` must be a string (`invalid_grant`...). `undefined` otherwise.
+ *
+ * @example
+ * ```ts
+ * readOAuthError(responseDataOf(error)); // { error: 'invalid_grant', description: 'Token has been expired or revoked.', subtype: undefined }
+ * ```
+ */
+export function readOAuthError(data: unknown): OAuthErrorBody | undefined {
+  const error = identifier(readString(data, 'error'));
+  if (error === undefined) return undefined;
+  return {
+    error,
+    description: oneLine(readString(data, 'error_description'), 500),
+    subtype: identifier(readString(data, 'error_subtype')),
+  };
+}
+
+/** The AIP-193 body of a gaxios or HTTP-client-like error's response, if it has one. */
+export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
+  return readGoogleApiError(responseDataOf(error));
+}
+
+/** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
+export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
+  return readOAuthError(responseDataOf(error));
+}

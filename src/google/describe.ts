@@ -1,0 +1,60 @@
+/**
+ * The client text of a Google API HTTP error, in one shape for every rule that shows one:
+ *
+ *   Google API error <HTTP>[ <STATUS>][ (<reason>)]: <message>[ Retry after <delay>.] (<METHOD> <URL without credentials>)
+ *
+ * Only server-written fields are used (the body's `error.status` and `error.message`, or the OAuth `error` and
+ * `error_description`, or the HTTP status text for bodies that are not Google JSON, such as HTML pages), never the
+ * error's own `message` (gaxios 7/8 put a whole HTML page there; transport errors put the URL with its `key=` there).
+ */
+import { apiErrorOf, oauthErrorOf } from './body.js';
+import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from './gaxios.js';
+import { redactUrl } from './url.js';
+
+/** Extras some rules add to the shared text. */
+export interface ApiErrorTextOptions {
+  /** A reason shown in parentheses after the status (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `rateLimitExceeded`). */
+  readonly reason?: string | undefined;
+  /** A sentence appended to the message (`Retry after 30 seconds.`). */
+  readonly note?: string | undefined;
+}
+
+/**
+ * `<METHOD> <URL>` of the failed request, with credentials stripped from the URL, or `undefined` when the error holds
+ * no URL.
+ *
+ * @example
+ * ```ts
+ * describeRequest(error); // 'GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED]&fields=id'
+ * ```
+ */
+export function describeRequest(error: unknown): string | undefined {
+  const url = requestUrlOf(error);
+  return url === undefined ? undefined : `${requestMethodOf(error)} ${redactUrl(url)}`;
+}
+
+function withNote(message: string, note: string | undefined): string {
+  if (note === undefined) return message;
+  return `${message}${/[.!?]$/.test(message) ? '' : '.'} ${note}`;
+}
+
+/**
+ * The client text of a Google API HTTP error (see the module comment for its shape).
+ *
+ * @example
+ * ```ts
+ * apiErrorText(error);
+ * // 'Google API error 403 PERMISSION_DENIED: The caller does not have permission (GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED])'
+ * ```
+ */
+export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}): string {
+  const http = httpStatusOf(error);
+  const api = apiErrorOf(error);
+  const oauth = api === undefined ? oauthErrorOf(error) : undefined;
+  const status = api?.status ?? oauth?.error;
+  const message = api?.message ?? oauth?.description ?? httpStatusTextOf(error) ?? 'no details';
+  const head = [http === undefined ? undefined : String(http), status].filter((part) => part !== undefined).join(' ');
+  const reason = options.reason === undefined ? '' : ` (${options.reason})`;
+  const request = describeRequest(error);
+  return `Google API error${head === '' ? '' : ` ${head}`}${reason}: ${withNote(message, options.note)}${request === undefined ? '' : ` (${request})`}`;
+}

@@ -1,0 +1,83 @@
+import { Console } from 'node:console';
+import { PassThrough, Writable } from 'node:stream';
+import pino from 'pino';
+import winston from 'winston';
+import { describe, expect, it } from 'vitest';
+import { createErrorPolicy, ToolError, withClientVisibleErrors } from '../src/index.js';
+
+function sink(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+async function failTwice(logger: never): Promise<string> {
+  const policy = createErrorPolicy({ logger });
+  const deliberate = withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'sheet_get', policy });
+  const crash = withClientVisibleErrors(() => { throw new TypeError('CANARY bad'); }, { name: 'sheet_get', policy });
+  await deliberate();
+  const result = (await crash()) as { content: { text: string }[] };
+  return /reference ([0-9a-f]{12})/.exec(result.content[0]!.text)![1]!;
+}
+
+describe('logger shapes', () => {
+  it('writes to a console-shaped logger: one call per failure, the info one on one line', async () => {
+    const out = sink();
+    const err = sink();
+    const logger = new Console({ stdout: out.stream, stderr: err.stream });
+    const reference = await failTwice(logger as never);
+    expect(out.text()).toBe('tool "sheet_get" failed: ToolError "Sheet name must not be empty"\n');
+    const lines = err.text().trimEnd().split('\n');
+    expect(lines[0]).toBe(`tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"`);
+    expect(lines.slice(1).every((line) => line.startsWith('    at ') || line.startsWith('  caused by: '))).toBe(true);
+  });
+
+  it('writes to pino: structured fields and the message', async () => {
+    const out = sink();
+    const logger = pino({ base: undefined, timestamp: false }, out.stream);
+    const reference = await failTwice(logger as never);
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = out.text().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toEqual({
+      level: 30,
+      component: 'mcp-error-policy',
+      kind: 'anticipated',
+      handler: 'tool',
+      name: 'sheet_get',
+      rule: 'deliberate',
+      status: 500,
+      errorName: 'ToolError',
+      errorMessage: 'Sheet name must not be empty',
+      msg: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"',
+    });
+    expect(lines[1]).toMatchObject({ level: 50, kind: 'crash', reference, msg: `tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"` });
+    expect(lines[1]!.stack).toMatch(/^ {4}at /);
+  });
+
+  it('writes to winston: level, message and fields', async () => {
+    const entries: Record<string, unknown>[] = [];
+    const stream = new Writable({ objectMode: true, write(entry: Record<string, unknown>, _enc, done) { entries.push(entry); done(); } });
+    const logger = winston.createLogger({ level: 'info', transports: [new winston.transports.Stream({ stream })] });
+    const reference = await failTwice(logger as never);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ level: 'info', message: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"', rule: 'deliberate' });
+    expect(entries[1]).toMatchObject({ level: 'error', reference, kind: 'crash' });
+  });
+
+  it('contains a logger that throws: the client still gets its answer, and the record goes to stderr', async () => {
+    const policy = createErrorPolicy({ logger: () => { throw new Error('logger down'); } });
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; }) as typeof process.stderr.write;
+    try {
+      const result = await withClientVisibleErrors(() => { throw new ToolError('still answered'); }, { name: 't', policy })();
+      expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool t: still answered' }], isError: true });
+    } finally {
+      process.stderr.write = original;
+    }
+    expect(written).toEqual(['[mcp-error-policy] INFO tool "t" failed: ToolError "still answered" (the configured logger threw)\n']);
+  });
+});

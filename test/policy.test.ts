@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { coreRules, createErrorPolicy, defaultPolicy, DEFAULT_MAX_MESSAGE_LENGTH, type ErrorRule } from '../src/index.js';
+
+describe('createErrorPolicy', () => {
+  it('returns a frozen policy with the core rules by default', () => {
+    const policy = createErrorPolicy();
+    expect(Object.isFrozen(policy)).toBe(true);
+    expect(Object.isFrozen(policy.rules)).toBe(true);
+    expect(policy.rules.map((r) => r.name)).toEqual(['resource-not-found', 'deliberate', 'network', 'timeout', 'abort', 'file-system']);
+    expect(policy.maxMessageLength).toBe(DEFAULT_MAX_MESSAGE_LENGTH);
+    expect(defaultPolicy.rules.map((r) => r.name)).toEqual(coreRules.map((r) => r.name));
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['options', [] as never, 'Expected `options` to be an object, got an array'],
+    ['rules', { rules: 'all' }, 'Expected `rules` to be an array of rules, got the string "all"'],
+    ['rules[0]', { rules: [null] }, 'Expected `rules[0]` to be a rule object, got null'],
+    ['rules[0].name', { rules: [{ predicate: () => false }] }, 'Expected `rules[0].name` to be a non-empty string, got undefined'],
+    ['rules[0].predicate', { rules: [{ name: 'x' }] }, 'Expected `rules[0].predicate` to be a function, got undefined'],
+    ['rules[0].status', { rules: [{ name: 'x', predicate: () => false, status: 42 }] }, 'Expected `rules[0].status` to be an integer HTTP status from 100 to 599, got the number 42'],
+    ['rules[0].level', { rules: [{ name: 'x', predicate: () => false, level: 'error' }] }, "Expected `rules[0].level` to be 'info' or 'warn', got the string \"error\""],
+    ['rules[0].message', { rules: [{ name: 'x', predicate: () => false, message: 3 }] }, 'Expected `rules[0].message` to be a string or a function, got the number 3'],
+    ['rules[0].reauthorize', { rules: [{ name: 'x', predicate: () => false, reauthorize: 'yes' }] }, 'Expected `rules[0].reauthorize` to be a boolean, got the string "yes"'],
+    ['rules[0].code', { rules: [{ name: 'x', predicate: () => false, code: 1.5 }] }, 'Expected `rules[0].code` to be an integer JSON-RPC error code, got the number 1.5'],
+    ['logger', { logger: { info: () => undefined } }, 'Expected `logger` to be a function or an object with info, warn and error methods, got object'],
+    ['reauthorize', { reauthorize: 1 }, 'Expected `reauthorize` to be a string or a function, got the number 1'],
+    ['degraded', { degraded: 'down' }, 'Expected `degraded` to be a function, got the string "down"'],
+    ['maxMessageLength', { maxMessageLength: 10 }, 'Expected `maxMessageLength` to be an integer from 32 to 1000000, got the number 10'],
+    ['maxMessageLength', { maxMessageLength: Number.NaN }, 'Expected `maxMessageLength` to be an integer from 32 to 1000000, got the number NaN'],
+    ['redact', { redact: /x/ }, 'Expected `redact` to be a function, got object'],
+    ['exposeCrashDetails', { exposeCrashDetails: 'true' }, 'Expected `exposeCrashDetails` to be a boolean, got the string "true"'],
+    ['onOutcome', { onOutcome: true }, 'Expected `onOutcome` to be a function, got boolean'],
+    ['allowCatchAll', { allowCatchAll: 'x' }, 'Expected `allowCatchAll` to be an array of rule names, got the string "x"'],
+  ])('throws a TypeError naming %s', (_option, options, message) => {
+    expect(() => createErrorPolicy(options as never)).toThrow(new TypeError(message));
+  });
+
+  it('throws on an unknown option, naming it', () => {
+    expect(() => createErrorPolicy({ rule: [] } as never)).toThrow(TypeError);
+    expect(() => createErrorPolicy({ rule: [] } as never)).toThrow(/Unknown option `rule`/);
+  });
+
+  it('refuses duplicate rule names', () => {
+    const rule: ErrorRule = { name: 'dup', predicate: () => false };
+    expect(() => createErrorPolicy({ rules: [rule, rule] })).toThrow(new TypeError('Expected `rules` to have unique names, got "dup" twice'));
+  });
+
+  it.each([
+    ['Error', (e: unknown) => e instanceof Error],
+    ['TypeError', (e: unknown) => e instanceof TypeError],
+    ['RangeError', (e: unknown) => (e as Error).name === 'RangeError'],
+  ])('refuses a catch-all rule accepting a plain %s unless opted into by name', (accepted, predicate) => {
+    const rule: ErrorRule = { name: 'everything', predicate };
+    expect(() => createErrorPolicy({ rules: [rule] })).toThrow(TypeError);
+    expect(() => createErrorPolicy({ rules: [rule] })).toThrow(`Expected \`rules[0]\` ("everything") to reject a plain ${accepted}`);
+    expect(createErrorPolicy({ rules: [rule], allowCatchAll: ['everything'] }).rules[0]!.name).toBe('everything');
+  });
+
+  it('accepts the core rules, which accept no plain error', () => {
+    expect(() => createErrorPolicy({ rules: [...coreRules] })).not.toThrow();
+  });
+
+  it('treats a predicate that throws on the probe as not a catch-all', () => {
+    const rule: ErrorRule = { name: 'fragile', predicate: () => { throw new Error('boom'); } };
+    expect(createErrorPolicy({ rules: [rule] }).rules).toHaveLength(1);
+  });
+
+  it('accepts `test` as an alias of `predicate`', () => {
+    const policy = createErrorPolicy({ rules: [{ name: 'aliased', test: () => false } as never] });
+    expect(policy.rules[0]!.predicate).toBeTypeOf('function');
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { scrubSecrets } from '../src/index.js';
+import { boundLength, quoteForLog, safeText } from '../src/text.js';
+
+const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+
+describe('scrubSecrets', () => {
+  it.each([
+    ['Authorization: Bearer abc.def-123', 'Authorization: [REDACTED]'],
+    ['sent Bearer abcdef0123456789 to the API', 'sent Bearer [REDACTED] to the API'],
+    ['token ya29.a0AfH6SMBx-secret_value here', 'token [REDACTED] here'],
+    ['refresh 1//0eAbCdEfGhIjKlMnOp-secret', 'refresh [REDACTED]'],
+    ['key AIzaSyA1234567890abcdefghijklmnopqrstu end', 'key [REDACTED] end'],
+    [`jwt ${JWT} end`, 'jwt [REDACTED] end'],
+    ['https://x.test/v1?key=abc&alt=json', 'https://x.test/v1?key=[REDACTED]&alt=json'],
+    ['https://x.test/?access_token=abc&refresh_token=def', 'https://x.test/?access_token=[REDACTED]&refresh_token=[REDACTED]'],
+    ['grant_type=refresh_token&client_secret=s3cret&token=t0k', 'grant_type=refresh_token&client_secret=[REDACTED]&token=[REDACTED]'],
+    ['{"refresh_token":"1-2-3","x":1}', '{"refresh_token":"[REDACTED]","x":1}'],
+    ['x-goog-api-key: plainkey123', 'x-goog-api-key: [REDACTED]'],
+    ['https://user:pa55@db.test/x', 'https://[REDACTED]@db.test/x'],
+  ])('scrubs %j', (input, output) => {
+    expect(scrubSecrets(input)).toBe(output);
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'The caller does not have permission (monkey=1, keyboard layout)';
+    expect(scrubSecrets(text)).toBe(text);
+  });
+});
+
+describe('bounds and quoting', () => {
+  it('cuts long text with an ellipsis, never inside a surrogate pair', () => {
+    expect(boundLength('abcdef', 4)).toBe('abc…');
+    expect(boundLength('ab😀cd', 4)).toBe('ab…');
+    expect(boundLength('abc', 4)).toBe('abc');
+  });
+
+  it('bounds a 10 MB message quickly and still scrubs a secret at the cut', () => {
+    const text = `${'a'.repeat(90)}AIzaSyA1234567890abcdefghijklmnopqrstu${'b'.repeat(10_000_000)}`;
+    const out = safeText(text, 100);
+    expect(out).toHaveLength(100);
+    expect(out).not.toContain('AIza');
+  });
+
+  it('quotes on one line: newlines, ANSI escapes, C1 controls and line separators escaped', () => {
+    const quoted = quoteForLog('a\nb\u001b[31mred\u009b\u2028end', 200);
+    expect(quoted).toBe('"a\\nb\\u001b[31mred\\u009b\\u2028end"');
+    expect(quoted).not.toMatch(/[\n\r\u001b\u009b\u2028]/);
+  });
+
+  it('replaces the text when a redactor throws, and applies one that works', () => {
+    expect(safeText('customer 42', 100, () => { throw new Error('x'); })).toBe('[REDACTED]');
+    expect(safeText('customer 42', 100, (t) => t.replace('42', '##'))).toBe('customer ##');
+  });
+});

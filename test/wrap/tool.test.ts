@@ -1,0 +1,323 @@
+import { McpError, ErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createErrorPolicy, ToolError, toToolResult, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
+import { captureLogs, connect, newServer, REFERENCE, textOf, type Session } from '../support/session.js';
+
+const CANARY = 'CANARY-7f3e-internal-detail';
+
+let session: Session | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+/** Registers `tool` (throwing `thrown()` on every call) and calls it once through a real client. */
+async function callFailing(thrown: () => unknown, options: { name?: string; exposeCrashDetails?: boolean } = {}) {
+  const { records, logger } = captureLogs();
+  const policy = createErrorPolicy({ logger, ...(options.exposeCrashDetails === undefined ? {} : { exposeCrashDetails: options.exposeCrashDetails }) });
+  const server = newServer();
+  server.registerTool(
+    'sheet_get',
+    { inputSchema: { name: z.string() } },
+    withClientVisibleErrors(async () => {
+      throw thrown();
+    }, { name: options.name ?? 'sheet_get', policy }),
+  );
+  session = await connect(server);
+  const result = await session.client.callTool({ name: 'sheet_get', arguments: { name: 'x' } });
+  return { result, records };
+}
+
+function expectCrash(result: unknown, records: LogRecord[], name = 'sheet_get'): string {
+  const text = textOf(result);
+  const match = new RegExp(`^Error executing tool ${name} \\(reference ([0-9a-f]{12})\\)$`).exec(text);
+  expect(match, text).not.toBeNull();
+  const reference = match![1]!;
+  expect(result).toEqual({ content: [{ type: 'text', text }], isError: true });
+  expect(JSON.stringify(result)).not.toContain(CANARY);
+  expect(records).toHaveLength(1);
+  const record = records[0]!;
+  expect(record.level).toBe('error');
+  expect(record.kind).toBe('crash');
+  expect(record.reference).toBe(reference);
+  expect(record.message).toContain(`(reference ${reference})`);
+  expect(record.message.startsWith(`tool "${name}" crashed (reference ${reference}): `)).toBe(true);
+  expect(record.stack).toBeTypeOf('string');
+  return reference;
+}
+
+describe('withClientVisibleErrors through a real client', () => {
+  it('shows a ToolError as an isError result and logs one info line without a stack', async () => {
+    const { result, records } = await callFailing(() => new ToolError('Sheet name must not be empty'));
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Sheet name must not be empty' }], isError: true });
+    expect(records).toEqual([
+      {
+        level: 'info',
+        message: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"',
+        kind: 'anticipated',
+        handler: 'tool',
+        name: 'sheet_get',
+        rule: 'deliberate',
+        status: 500,
+        errorName: 'ToolError',
+        errorMessage: 'Sheet name must not be empty',
+      },
+    ]);
+  });
+
+  it('masks a TypeError from undefined.x and logs it at error with its stack and the reference', async () => {
+    const { result, records } = await callFailing(() => {
+      try {
+        const missing: { x?: { y: string } } = {};
+        return missing.x!.y + CANARY;
+      } catch (error) {
+        return error;
+      }
+    });
+    expectCrash(result, records);
+    expect(records[0]!.errorName).toBe('TypeError');
+    expect(records[0]!.errorMessage).toBe("Cannot read properties of undefined (reading 'y')");
+    expect(records[0]!.stack).toMatch(/^ {4}at /);
+  });
+
+  it('masks a thrown string', async () => {
+    const { result, records } = await callFailing(() => `${CANARY} as a string`);
+    expectCrash(result, records);
+    expect(records[0]!.errorName).toBe('string');
+    expect(records[0]!.errorMessage).toBe(`${CANARY} as a string`);
+    expect(records[0]!.stack).toBe('    (no stack: string thrown)');
+  });
+
+  it('masks throw undefined', async () => {
+    const { result, records } = await callFailing(() => undefined);
+    expectCrash(result, records);
+    expect(records[0]!.errorName).toBe('undefined');
+  });
+
+  it('masks a Proxy whose every trap throws', async () => {
+    const trap = () => {
+      throw new Error(CANARY);
+    };
+    const hostile = new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap, apply: trap });
+    const { result, records } = await callFailing(() => hostile);
+    expectCrash(result, records);
+  });
+
+  it('masks a revoked Proxy', async () => {
+    const { proxy, revoke } = Proxy.revocable(new Error(CANARY), {});
+    revoke();
+    const { result, records } = await callFailing(() => proxy);
+    expectCrash(result, records);
+  });
+
+  it('masks an error whose cause chain is cyclic', async () => {
+    const { result, records } = await callFailing(() => {
+      const a = new Error(`${CANARY} a`);
+      const b = new Error(`${CANARY} b`, { cause: a });
+      (a as { cause?: unknown }).cause = b;
+      return a;
+    });
+    expectCrash(result, records);
+    expect(records[0]!.stack).toContain('caused by: Error');
+  });
+
+  it('shows the ToolError text when a ToolError is the cause of a plain Error', async () => {
+    const { result, records } = await callFailing(() => new Error(`wrapper ${CANARY}`, { cause: new ToolError('Quota of 3 sheets reached') }));
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Quota of 3 sheets reached' }], isError: true });
+    expect(records).toHaveLength(1);
+    expect(records[0]!.level).toBe('info');
+  });
+
+  it('shows only the ToolError text when its cause is a crash', async () => {
+    const { result, records } = await callFailing(() => new ToolError('Could not open the sheet', { cause: new TypeError(CANARY) }));
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Could not open the sheet' }], isError: true });
+    expect(records).toHaveLength(1);
+  });
+
+  it('passes an McpError through untouched: the wire shows what the SDK shows without the policy', async () => {
+    const server = newServer();
+    const { records, logger } = captureLogs();
+    const policy = createErrorPolicy({ logger });
+    server.registerTool('bare', {}, () => {
+      throw new McpError(ErrorCode.InvalidParams, 'Unknown sheet id');
+    });
+    server.registerTool('wrapped', {}, withClientVisibleErrors(() => {
+      throw new McpError(ErrorCode.InvalidParams, 'Unknown sheet id');
+    }, { name: 'wrapped', policy }));
+    session = await connect(server);
+    const bare = await session.client.callTool({ name: 'bare', arguments: {} });
+    const wrapped = await session.client.callTool({ name: 'wrapped', arguments: {} });
+    expect(wrapped).toEqual(bare);
+    expect(wrapped).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Unknown sheet id' }], isError: true });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ level: 'info', kind: 'protocol', status: 400 });
+  });
+
+  it('passes UrlElicitationRequired (-32042) through as a JSON-RPC error', async () => {
+    const server = newServer();
+    const { logger } = captureLogs();
+    server.registerTool('needs_url', {}, withClientVisibleErrors(() => {
+      throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e1', url: 'https://example.test/consent', message: 'Consent needed' }]);
+    }, { name: 'needs_url', policy: createErrorPolicy({ logger }) }));
+    session = await connect(server);
+    await expect(session.client.callTool({ name: 'needs_url', arguments: {} })).rejects.toMatchObject({ code: -32042 });
+  });
+
+  it('gives a failing tool with an outputSchema an isError result without structuredContent', async () => {
+    const server = newServer();
+    const { records, logger } = captureLogs();
+    server.registerTool(
+      'stats',
+      { outputSchema: { rows: z.number() } },
+      withClientVisibleErrors(async () => {
+        throw new ToolError('The sheet is empty');
+      }, { name: 'stats', policy: createErrorPolicy({ logger }) }),
+    );
+    session = await connect(server);
+    const result = await session.client.callTool({ name: 'stats', arguments: {} });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool stats: The sheet is empty' }], isError: true });
+    expect(result).not.toHaveProperty('structuredContent');
+    expect(records).toHaveLength(1);
+  });
+
+  it('leaves successful results as they are', async () => {
+    const server = newServer();
+    server.registerTool('echo', { inputSchema: { text: z.string() }, outputSchema: { text: z.string() } }, withClientVisibleErrors(({ text }) => ({
+      content: [{ type: 'text' as const, text }],
+      structuredContent: { text },
+    })));
+    session = await connect(server);
+    expect(await session.client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      structuredContent: { text: 'hi' },
+    });
+  });
+
+  it('works with one argument: the function name names the tool', async () => {
+    const server = newServer();
+    server.registerTool('named', {}, withClientVisibleErrors(function listSheets() {
+      throw new ToolError('No spreadsheet open');
+    }));
+    session = await connect(server);
+    expect(textOf(await session.client.callTool({ name: 'named', arguments: {} }))).toBe('Error executing tool listSheets: No spreadsheet open');
+  });
+});
+
+describe('dev mode (exposeCrashDetails)', () => {
+  const saved = process.env.NODE_ENV;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
+  });
+
+  it('reveals the crash text when NODE_ENV is exactly development', async () => {
+    process.env.NODE_ENV = 'development';
+    const { result, records } = await callFailing(() => new RangeError('index 7 out of range'));
+    const reference = records[0]!.reference!;
+    expect(textOf(result)).toBe(`Error executing tool sheet_get: RangeError: index 7 out of range (reference ${reference})`);
+  });
+
+  it.each(['production', 'Development', 'development ', 'dev', 'test', ''])('masks it when NODE_ENV is %j', async (value) => {
+    process.env.NODE_ENV = value;
+    const { result, records } = await callFailing(() => new RangeError(CANARY));
+    expectCrash(result, records);
+  });
+
+  it('masks it when NODE_ENV is unset', async () => {
+    delete process.env.NODE_ENV;
+    const { result, records } = await callFailing(() => new RangeError(CANARY));
+    expectCrash(result, records);
+  });
+
+  it('follows an explicit exposeCrashDetails over NODE_ENV', async () => {
+    process.env.NODE_ENV = 'development';
+    const { result, records } = await callFailing(() => new RangeError(CANARY), { exposeCrashDetails: false });
+    expectCrash(result, records);
+  });
+
+  it('scrubs secrets from revealed crash text', async () => {
+    const { result } = await callFailing(() => new Error('GET https://api.test/v1?key=AIzaSyA1234567890abcdefghijklmnopqrstu failed'), { exposeCrashDetails: true });
+    expect(textOf(result)).toMatch(/^Error executing tool sheet_get: Error: GET https:\/\/api\.test\/v1\?key=\[REDACTED\] failed \(reference [0-9a-f]{12}\)$/);
+  });
+});
+
+describe('toToolResult', () => {
+  it('gives a tool that catches errors itself the same text and log record', async () => {
+    const { records, logger } = captureLogs();
+    const policy = createErrorPolicy({ logger });
+    const server = newServer();
+    server.registerTool('safe', {}, async () => {
+      try {
+        throw new ToolError('Range A1:B is not valid');
+      } catch (error) {
+        return toToolResult(error, 'safe', policy);
+      }
+    });
+    session = await connect(server);
+    expect(await session.client.callTool({ name: 'safe', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool safe: Range A1:B is not valid' }],
+      isError: true,
+    });
+    expect(records).toHaveLength(1);
+    expect(records[0]!.message).toBe('tool "safe" failed: ToolError "Range A1:B is not valid"');
+  });
+
+  it('masks a caught crash with a reference that is in the log', () => {
+    const { records, logger } = captureLogs();
+    const result = toToolResult(new Error(CANARY), 'safe', createErrorPolicy({ logger }));
+    const reference = /\(reference ([0-9a-f]{12})\)$/.exec(textOf(result))?.[1];
+    expect(reference).toMatch(REFERENCE);
+    expect(records[0]!.reference).toBe(reference);
+  });
+
+  it('reports the caught failure status to the access log of the wrapping tool', async () => {
+    const statuses: number[] = [];
+    const policy = createErrorPolicy({ logger: () => undefined, onOutcome: ({ status }) => statuses.push(status) });
+    const wrapped = withClientVisibleErrors(async () => toToolResult(new Error(CANARY), 'safe', policy), { name: 'safe', policy });
+    await wrapped();
+    expect(statuses).toEqual([500]);
+  });
+
+  it('rejects a policy that is not one', () => {
+    expect(() => toToolResult(new Error('x'), 'safe', {} as never)).toThrow(new TypeError('Expected `policy` to be a policy made by createErrorPolicy(), got object'));
+  });
+});
+
+describe('wrapper arguments', () => {
+  it('keeps the type of the handler', () => {
+    const handler = async (args: { name: string }) => ({ content: [{ type: 'text' as const, text: args.name }] });
+    const wrapped: typeof handler = withClientVisibleErrors(handler, { name: 'x' });
+    expect(wrapped).toBeTypeOf('function');
+  });
+
+  it('throws a TypeError naming a bad handler, name or policy', () => {
+    expect(() => withClientVisibleErrors('nope' as never)).toThrow(new TypeError('Expected `handler` to be a function, got string'));
+    expect(() => withClientVisibleErrors(() => 1, { name: 3 as never })).toThrow(new TypeError('Expected `name` to be a non-empty string, got number'));
+    expect(() => withClientVisibleErrors(() => 1, { policy: { rules: [] } as never })).toThrow(
+      new TypeError('Expected `policy` to be a policy made by createErrorPolicy(), got object'),
+    );
+  });
+
+  it('returns a function already wrapped as it is, so a failure is logged once', async () => {
+    const { records, logger } = captureLogs();
+    const policy = createErrorPolicy({ logger });
+    const once = withClientVisibleErrors(() => {
+      throw new Error(CANARY);
+    }, { name: 'twice', policy });
+    const twice = withClientVisibleErrors(once, { name: 'twice', policy });
+    expect(twice).toBe(once);
+    await twice();
+    expect(records).toHaveLength(1);
+  });
+
+  it('answers a synchronous throw and a synchronous value', async () => {
+    const policy = createErrorPolicy({ logger: () => undefined });
+    const fails = withClientVisibleErrors((): never => {
+      throw new ToolError('sync');
+    }, { name: 'sync', policy });
+    await expect(fails()).resolves.toEqual({ content: [{ type: 'text', text: 'Error executing tool sync: sync' }], isError: true });
+    const value = { content: [] };
+    expect(withClientVisibleErrors(() => value, { policy })()).toBe(value);
+  });
+});
