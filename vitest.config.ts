@@ -1,6 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    alias: {
+      'mcp-error-policy/google': fileURLToPath(new URL('./src/google/index.ts', import.meta.url)),
+      'mcp-error-policy': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

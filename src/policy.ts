@@ -166,7 +166,7 @@ function fail(option: string, expected: string, got: unknown): never {
 
 function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
   for (const probe of [new Error('mcp-error-policy probe'), new TypeError('mcp-error-policy probe'), new RangeError('mcp-error-policy probe')]) {
-    let accepted = false;
+    let accepted: boolean;
     try {
       accepted = rule.predicate(probe) === true;
     } catch {

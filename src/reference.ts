@@ -10,6 +10,6 @@ export function newReference(): string {
   if (webCrypto?.getRandomValues !== undefined) webCrypto.getRandomValues(bytes);
   else for (let i = 0; i < BYTES; i += 1) bytes[i] = Math.floor(Math.random() * 256);
   let out = '';
-  for (const byte of bytes) out += HEX[byte >> 4]! + HEX[byte & 15]!;
+  for (const byte of bytes) out += HEX.charAt(byte >> 4) + HEX.charAt(byte & 15);
   return out;
 }

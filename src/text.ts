@@ -79,7 +79,6 @@ function applyRedactor(text: string, redact: (text: string) => string): string {
 }
 
 /** C1 controls, DEL and the Unicode line separators, which JSON.stringify leaves as they are. */
-// eslint-disable-next-line no-control-regex
 const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
 
 /**

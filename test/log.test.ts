@@ -35,7 +35,7 @@ describe('logger shapes', () => {
 
   it('writes to pino: structured fields and the message', async () => {
     const out = sink();
-    const logger = pino({ base: undefined, timestamp: false }, out.stream);
+    const logger = pino({ base: null, timestamp: false }, out.stream);
     const reference = await failTwice(logger as never);
     await new Promise((resolve) => setImmediate(resolve));
     const lines = out.text().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -45,6 +45,7 @@ describe('bounds and quoting', () => {
   it('quotes on one line: newlines, ANSI escapes, C1 controls and line separators escaped', () => {
     const quoted = quoteForLog('a\nb\u001b[31mred\u009b\u2028end', 200);
     expect(quoted).toBe('"a\\nb\\u001b[31mred\\u009b\\u2028end"');
+    // eslint-disable-next-line no-control-regex
     expect(quoted).not.toMatch(/[\n\r\u001b\u009b\u2028]/);
   });
 

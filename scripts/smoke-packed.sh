@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A user's view: a fresh project installs the packed tarball beside @modelcontextprotocol/sdk and zod, then runs
+# test/packed/smoke.mjs against it (ESM and CJS, both entries).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+mkdir -p .tmp
+rm -f .tmp/mcp-error-policy-*.tgz
+tarball="$root/.tmp/$(npm pack --silent --pack-destination .tmp)"
+project="$(mktemp -d)"
+trap 'rm -rf "$project"' EXIT
+sdk="$(node -p "require('@modelcontextprotocol/sdk/package.json').version")"
+zod="$(node -p "require('zod/package.json').version")"
+cd "$project"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@$sdk" "zod@$zod"
+cp "$root/test/packed/smoke.mjs" .
+node smoke.mjs

@@ -1,0 +1,42 @@
+/** Test support: start an example server as a stdio subprocess (through tsx) and connect the real SDK Client. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/** A running example and a connected client. */
+export interface RunningExample {
+  readonly client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Waits (up to 10 s) until the stderr text satisfies `done`. */
+  waitForStderr(done: (text: string) => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts `file` with `node --import tsx`, stderr piped, and connects a client. */
+export async function startExample(file: string, env: Record<string, string> = {}): Promise<RunningExample> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', file],
+    cwd: process.cwd(),
+    env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', ...env },
+    stderr: 'pipe',
+  });
+  let text = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'example-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => text,
+    waitForStderr: async (done) => {
+      const until = Date.now() + 10_000;
+      while (!done(text)) {
+        if (Date.now() > until) throw new Error(`stderr never matched; it is: ${text}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: () => client.close(),
+  };
+}
