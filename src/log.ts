@@ -65,10 +65,13 @@ export function formatRecord(record: LogRecord): string {
   return record.stack === undefined ? record.message : `${record.message}\n${record.stack}`;
 }
 
-/** The fields of a record besides its level and message, for structured loggers. */
+/**
+ * The fields of a record besides its level and message, for structured loggers. `name` becomes `handlerName`, since
+ * pino and winston use `name` for the logger's own name.
+ */
 function fieldsOf(record: LogRecord): Record<string, unknown> {
-  const { level: _level, message: _message, ...fields } = record;
-  return { component: 'mcp-error-policy', ...fields };
+  const { level: _level, message: _message, name, ...fields } = record;
+  return { component: 'mcp-error-policy', handlerName: name, ...fields };
 }
 
 function isPinoShaped(logger: object): boolean {

@@ -43,9 +43,9 @@ describe('logger shapes', () => {
     expect(lines[0]).toEqual({
       level: 30,
       component: 'mcp-error-policy',
+      handlerName: 'sheet_get',
       kind: 'anticipated',
       handler: 'tool',
-      name: 'sheet_get',
       rule: 'deliberate',
       status: 500,
       errorName: 'ToolError',

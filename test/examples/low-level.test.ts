@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/stdio.js';
+
+let example: RunningExample;
+beforeAll(async () => {
+  example = await startExample('examples/low-level.ts');
+});
+afterAll(async () => {
+  await example.close();
+});
+
+describe('examples/low-level.ts over stdio', () => {
+  it('answers, shows a ToolError, masks a crash and lets a protocol error through', async () => {
+    expect(await example.client.callTool({ name: 'divide', arguments: { a: 6, b: 3 } })).toEqual({ content: [{ type: 'text', text: '2' }] });
+    expect(await example.client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool divide: Cannot divide by zero' }],
+      isError: true,
+    });
+    const crash = await example.client.callTool({ name: 'explain', arguments: { code: 'E42' } });
+    const text = (crash as { content: { text: string }[] }).content[0]!.text;
+    const reference = /^Error executing tool explain \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
+    expect(reference, text).toBeDefined();
+    await expect(example.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('MCP error -32602: Tool nope not found');
+    await example.waitForStderr((all) => all.includes(`reference ${reference}`));
+    const records = example.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy]'));
+    expect(records).toEqual([
+      '[mcp-error-policy] INFO tool "divide" failed: ToolError "Cannot divide by zero"',
+      `[mcp-error-policy] ERROR tool "explain" crashed (reference ${reference}): TypeError "Cannot read properties of undefined (reading 'text')"`,
+    ]);
+  });
+});

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/stdio.js';
+
+let example: RunningExample;
+beforeAll(async () => {
+  example = await startExample('examples/pino-logger.ts');
+});
+afterAll(async () => {
+  await example.close();
+});
+
+function records(): Record<string, unknown>[] {
+  return example.stderr().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('examples/pino-logger.ts over stdio', () => {
+  it('writes one pino record per failure and one access-log record per call, on stderr', async () => {
+    expect(await example.client.callTool({ name: 'rename_sheet', arguments: { from: 'a', to: 'x'.repeat(40) } })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool rename_sheet: Sheet names are at most 31 characters' }],
+      isError: true,
+    });
+    const crash = await example.client.callTool({ name: 'rename_sheet', arguments: { from: 'a', to: 'b' } });
+    const reference = /\(reference ([0-9a-f]{12})\)$/.exec((crash as { content: { text: string }[] }).content[0]!.text)?.[1];
+    expect(reference).toBeDefined();
+    await example.waitForStderr(() => records().length >= 4);
+    const all = records();
+    expect(all.map((r) => [r.level, r.msg])).toEqual([
+      [30, 'tool "rename_sheet" failed: ToolError "Sheet names are at most 31 characters"'],
+      [30, 'mcp call'],
+      [50, `tool "rename_sheet" crashed (reference ${reference}): Error "rename a failed: lock held by worker 7"`],
+      [30, 'mcp call'],
+    ]);
+    expect(all[1]).toMatchObject({ handler: 'tool', handlerName: 'rename_sheet', status: 500 });
+    expect(all[2]).toMatchObject({ name: 'sheets', handlerName: 'rename_sheet', reference, kind: 'crash', status: 500 });
+    expect(all[3]).toMatchObject({ status: 500 });
+  });
+});
