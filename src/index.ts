@@ -24,3 +24,5 @@ export type { ToolErrorResult } from './wrap/tool.js';
 export { withClientVisibleResourceErrors } from './wrap/resource.js';
 export { withClientVisiblePromptErrors } from './wrap/prompt.js';
 export type { WrapOptions } from './wrap/options.js';
+export { applyErrorPolicy } from './server.js';
+export type { McpServerLike } from './server.js';

@@ -99,9 +99,9 @@ function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
   }
 }
 
-function outcomeOf(context: CallContext, status: number, classification: Classification | undefined): Outcome {
+function outcomeOf(policy: ErrorPolicy, context: CallContext, status: number, classification: Classification | undefined): Outcome {
   const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
-  const name = context.name === undefined ? '' : context.name;
+  const name = context.name === undefined ? '' : safeText(context.name, MAX_NAME_LENGTH, policy.redact);
   return classification === undefined
     ? { kind: context.handler, name, durationMs, status }
     : { kind: context.handler, name, durationMs, status, classification };
@@ -137,7 +137,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     // building the record failed on a value no reader anticipated: still leave one line
     write(policy, fallbackRecord(context, classification));
   }
-  if (withOutcome) emitOutcome(policy, outcomeOf(context, classification.status, classification));
+  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, classification.status, classification));
 }
 
 function fallbackRecord(context: CallContext, classification: Classification): LogRecord {
@@ -156,7 +156,7 @@ function fallbackRecord(context: CallContext, classification: Classification): L
 }
 
 /** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
-export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string): void {
+export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string, withOutcome = true): void {
   write(policy, {
     level: 'info',
     message: headline('degraded', undefined, context, policy, '', quoteForLog(message, policy.maxMessageLength, policy.redact)),
@@ -167,12 +167,12 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
     errorName: 'degraded',
     errorMessage: safeText(message, policy.maxMessageLength, policy.redact),
   });
-  emitOutcome(policy, outcomeOf(context, 401, undefined));
+  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, 401, undefined));
 }
 
-/** Reports a successful call to the access log. */
-export function reportSuccess(policy: ErrorPolicy, context: CallContext, status = 200, classification?: Classification): void {
-  emitOutcome(policy, outcomeOf(context, status, classification));
+/** Reports a call to the access log without a log record: a success (200), or a failure another wrapper logged. */
+export function reportOutcome(policy: ErrorPolicy, context: CallContext, status = 200, classification?: Classification): void {
+  emitOutcome(policy, outcomeOf(policy, context, status, classification));
 }
 
 /** Exposed for tests and custom loggers: the text a console-shaped logger receives. */

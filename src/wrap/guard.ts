@@ -6,21 +6,39 @@ import { classifyError, type Classification } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp } from '../read.js';
-import { now, reportDegraded, reportFailure, reportSuccess, type CallContext } from '../report.js';
+import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../text.js';
 
 /** Marks a wrapped function; its value is the original handler. */
 export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
 
-/** Errors already logged by a wrapper (or thrown by one): an outer wrapper passes them on without a second record. */
-const handledErrors = new WeakSet<object>();
+/**
+ * Errors already logged by a wrapper (or thrown by one), with their classification: an outer wrapper passes them on
+ * without a second record (and reports the outcome when it is the one reporting the call).
+ */
+const handledErrors = new WeakMap<object, Classification | undefined>();
+
+/**
+ * Per-call context objects (the SDK's `extra`, the last argument) whose call a wrapper has reported to the access log,
+ * so that a wrapper around a wrapper does not report the same call again.
+ */
+const reportedCalls = new WeakSet<object>();
+
+/** True the first time a call's context is seen: the call is to be reported by this wrapper. */
+function firstReport(args: readonly unknown[]): boolean {
+  const extra = args.length === 0 ? undefined : args[args.length - 1];
+  if (!isObjectLike(extra)) return true;
+  if (reportedCalls.has(extra)) return false;
+  reportedCalls.add(extra);
+  return true;
+}
 
 /** Classifications of isError results made by the policy, so the access log reports their status, not 200. */
 const resultClassifications = new WeakMap<object, Classification>();
 
 /** Remembers that `error` has been reported, so that no other wrapper reports it again. */
-export function markHandled(error: unknown): void {
-  if (isObjectLike(error)) handledErrors.add(error);
+export function markHandled(error: unknown, classification?: Classification): void {
+  if (isObjectLike(error)) handledErrors.set(error, classification);
 }
 
 /** Remembers the classification behind an isError result. */
@@ -42,7 +60,7 @@ export interface WireShape<R> {
 }
 
 /** A call's name: the wrapper's `name` option, else what the arguments say. */
-function callName<R>(shape: WireShape<R>, name: string | undefined, args: readonly unknown[]): string | undefined {
+function nameOfCall<R>(shape: WireShape<R>, name: string | undefined, args: readonly unknown[]): string | undefined {
   if (shape.nameFromArgs !== undefined) {
     try {
       return shape.nameFromArgs(args) ?? name;
@@ -68,23 +86,32 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Turns a failure into the shape's answer, having logged and reported it once. Throws only protocol errors. */
-export function answerFailure<R>(shape: WireShape<R>, policy: ErrorPolicy, context: CallContext, error: unknown): R {
-  if (isObjectLike(error) && handledErrors.has(error)) throw error;
+export function answerFailure<R>(shape: WireShape<R>, policy: ErrorPolicy, context: CallContext, error: unknown, withOutcome = true): R {
+  if (isObjectLike(error) && handledErrors.has(error)) {
+    const handled = handledErrors.get(error);
+    if (withOutcome && handled !== undefined) reportOutcome(policy, context, handled.status, handled);
+    throw error;
+  }
   let classification: Classification;
   try {
     classification = classifyError(error, policy);
   } catch {
     return shape.answerUnreadable(context.name);
   }
-  reportFailure(policy, context, classification);
+  reportFailure(policy, context, classification, withOutcome);
   if (classification.kind === 'protocol') {
-    markHandled(error);
+    markHandled(error, classification);
     throw error;
   }
   try {
-    return shape.answer(classification, context.name, policy);
+    const answer = shape.answer(classification, context.name, policy);
+    if (isObjectLike(answer)) markResult(answer, classification);
+    return answer;
   } catch (thrown) {
-    if (isObjectLike(thrown) && handledErrors.has(thrown)) throw thrown;
+    if (isObjectLike(thrown) && handledErrors.has(thrown)) {
+      markHandled(thrown, classification);
+      throw thrown;
+    }
     return shape.answerUnreadable(context.name);
   }
 }
@@ -96,20 +123,21 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
   if ((handler as unknown as Record<symbol, unknown>)[WRAPPED] !== undefined) return handler;
   const call = handler as unknown as (this: unknown, ...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const timed = policy.onOutcome !== undefined;
-    const context: CallContext = { handler: shape.handler, name: callName(shape, name, args), startedAt: timed ? now() : 0 };
+    const timed = policy.onOutcome !== undefined && firstReport(args);
+    const callName = nameOfCall(shape, name, args);
     if (policy.degraded !== undefined) {
       const message = degradedMessage(policy);
       if (message !== undefined) {
-        reportDegraded(policy, context, message);
+        reportDegraded(policy, { handler: shape.handler, name: callName, startedAt: 0 }, message, timed);
         try {
-          return Promise.resolve(shape.answerDegraded(message, context.name, policy));
+          return Promise.resolve(shape.answerDegraded(message, callName, policy));
         } catch (thrown) {
           return Promise.reject(thrown);
         }
       }
     }
-    const onFailure = (error: unknown): R => answerFailure(shape, policy, context, error);
+    const context: CallContext = { handler: shape.handler, name: callName, startedAt: timed ? now() : 0 };
+    const onFailure = (error: unknown): R => answerFailure(shape, policy, context, error, timed);
     let result: unknown;
     try {
       result = call.apply(this, args);
@@ -139,7 +167,7 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
 
 function succeed(policy: ErrorPolicy, context: CallContext, value: unknown): void {
   const classification = isObjectLike(value) ? resultClassifications.get(value) : undefined;
-  if (classification !== undefined) reportSuccess(policy, context, classification.status, classification);
-  else if (readProp(value, 'isError') === true) reportSuccess(policy, context, 500);
-  else reportSuccess(policy, context, 200);
+  if (classification !== undefined) reportOutcome(policy, context, classification.status, classification);
+  else if (readProp(value, 'isError') === true) reportOutcome(policy, context, 500);
+  else reportOutcome(policy, context, 200);
 }

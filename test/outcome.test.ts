@@ -1,0 +1,224 @@
+/**
+ * The access log (onOutcome) and re-authorization, end to end through a real SDK v1 McpServer and Client:
+ * exactly one outcome per call with its status, the re-authorization text on the wire, and an onOutcome or logger
+ * that throws changes nothing the client sees.
+ */
+import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  applyErrorPolicy,
+  coreRules,
+  createErrorPolicy,
+  ResourceNotFoundError,
+  ToolError,
+  withClientVisibleErrors,
+  type ErrorPolicy,
+  type ErrorRule,
+  type LogRecord,
+} from '../src/index.js';
+import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './server/support.js';
+
+class RevokedError extends Error {
+  override name = 'RevokedError';
+}
+
+class QuotaError extends Error {
+  override name = 'QuotaError';
+}
+
+/** Custom rules: a revoked sign-in (re-authorization), a quota (its own status). */
+const revokedRule: ErrorRule = { name: 'revoked', predicate: (e) => e instanceof RevokedError, message: 'The sign-in was revoked', reauthorize: true };
+const quotaRule: ErrorRule = { name: 'quota', predicate: (e) => e instanceof QuotaError, message: 'Quota exceeded, retry in 30s', status: 429 };
+const rules = [revokedRule, quotaRule, ...coreRules];
+const HINT = 'Sign in again: run `acme auth login`.';
+
+function fullServer(policy: ErrorPolicy) {
+  const server = newServer();
+  const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+  server.registerTool('ok', {}, () => text('fine'));
+  server.registerTool('slow', {}, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    return text('late');
+  });
+  server.registerTool('deliberate', {}, () => {
+    throw new ToolError('Sheet name must not be empty');
+  });
+  server.registerTool('quota', {}, () => {
+    throw new QuotaError('429 from upstream, key=AIzaSyA-secret-0123456789abcdef');
+  });
+  server.registerTool('revoked', {}, () => {
+    throw new RevokedError('invalid_grant');
+  });
+  server.registerTool('crash', {}, () => {
+    throw new Error('boom');
+  });
+  server.registerTool('returns_error', {}, () => ({ content: [{ type: 'text' as const, text: 'my own failure' }], isError: true }));
+  server.registerTool('typed', { inputSchema: { n: z.number() } }, ({ n }) => text(String(n)));
+  server.registerResource('r', 'static://r', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));
+  server.registerResource('sheet', new ResourceTemplate('sheet://{name}', { list: undefined }), {}, (_uri, { name }) => {
+    if (name === 'revoked') throw new RevokedError('invalid_grant');
+    throw new ResourceNotFoundError(`No sheet named ${String(name)}`);
+  });
+  server.registerPrompt('p', {}, () => ({ messages: [] }));
+  server.registerPrompt('p_revoked', {}, () => {
+    throw new RevokedError('invalid_grant');
+  });
+  server.registerPrompt('p_crash', {}, () => {
+    throw new Error('boom');
+  });
+  return applyErrorPolicy(server, policy);
+}
+
+describe('onOutcome', () => {
+  it('is called exactly once per call, with the status of each kind of answer', async () => {
+    const { policy, outcomes } = capture({ rules, reauthorize: HINT });
+    const { client } = await connect(fullServer(policy));
+    for (const name of ['ok', 'slow', 'deliberate', 'quota', 'revoked', 'crash', 'returns_error', 'nope']) await client.callTool({ name, arguments: {} });
+    await client.callTool({ name: 'typed', arguments: { n: 'x' } });
+    await client.readResource({ uri: 'static://r' });
+    await rpcError(client.readResource({ uri: 'sheet://missing' }));
+    await rpcError(client.readResource({ uri: 'sheet://revoked' }));
+    await client.getPrompt({ name: 'p' });
+    await rpcError(client.getPrompt({ name: 'p_revoked' }));
+    await rpcError(client.getPrompt({ name: 'p_crash' }));
+    expect(withoutDurations(outcomes)).toEqual([
+      { kind: 'tool', name: 'ok', status: 200 },
+      { kind: 'tool', name: 'slow', status: 200 },
+      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
+      { kind: 'tool', name: 'quota', status: 429, classification: 'anticipated' },
+      { kind: 'tool', name: 'revoked', status: 401, classification: 'anticipated' },
+      { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
+      { kind: 'tool', name: 'returns_error', status: 500 },
+      { kind: 'tool', name: 'nope', status: 404 },
+      { kind: 'tool', name: 'typed', status: 400 },
+      { kind: 'resource', name: 'static://r', status: 200 },
+      { kind: 'resource', name: 'sheet://missing', status: 404, classification: 'anticipated' },
+      { kind: 'resource', name: 'sheet://revoked', status: 401, classification: 'anticipated' },
+      { kind: 'prompt', name: 'p', status: 200 },
+      { kind: 'prompt', name: 'p_revoked', status: 401, classification: 'anticipated' },
+      { kind: 'prompt', name: 'p_crash', status: 500, classification: 'crash' },
+    ]);
+    expect(outcomes[1]?.durationMs).toBeGreaterThanOrEqual(35);
+    const quota = outcomes[3]?.classification;
+    expect(quota?.kind === 'anticipated' ? [quota.rule.name, quota.message] : quota).toEqual(['quota', 'Quota exceeded, retry in 30s']);
+  });
+
+  it('an onOutcome that throws changes nothing the client sees, and the record is still written', async () => {
+    const records: LogRecord[] = [];
+    let calls = 0;
+    const policy = createErrorPolicy({
+      logger: (r) => records.push(r),
+      onOutcome: () => {
+        calls += 1;
+        throw new Error('access log down');
+      },
+    });
+    const { client } = await connect(fullServer(policy));
+    expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('fine');
+    expect(textOf(await client.callTool({ name: 'deliberate', arguments: {} }))).toBe('Error executing tool deliberate: Sheet name must not be empty');
+    expect(textOf(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
+    const crash = await rpcError(client.getPrompt({ name: 'p_crash' }));
+    expect(crash.message).toBe(`MCP error -32603: Error getting prompt p_crash (reference ${referenceIn(crash.message)})`);
+    expect(calls).toBe(4);
+    expect(records.map((r) => r.name)).toEqual(['deliberate', 'p_crash']);
+  });
+
+  it("scrubs and bounds a resource URI in the outcome's name, as in the record", async () => {
+    const { policy, records, outcomes } = capture({ rules, reauthorize: HINT });
+    const { client } = await connect(fullServer(policy));
+    await rpcError(client.readResource({ uri: `sheet://x?access_token=ya29.a0AfH6SMBsecret&${'p'.repeat(500)}` }));
+    expect(records[0]?.name).toBe(`sheet://x?access_token=[REDACTED]&${'p'.repeat(165)}…`);
+    expect(outcomes[0]?.name).toBe(records[0]?.name);
+  });
+
+  describe('a logger that throws', () => {
+    const write = process.stderr.write;
+    afterEach(() => {
+      process.stderr.write = write;
+    });
+
+    it('changes nothing the client sees; the record goes to stderr instead', async () => {
+      const policy = createErrorPolicy({
+        logger: () => {
+          throw new Error('logger down');
+        },
+      });
+      const { client } = await connect(fullServer(policy));
+      const stderr: string[] = [];
+      process.stderr.write = ((chunk: string) => {
+        stderr.push(String(chunk));
+        return true;
+      }) as typeof process.stderr.write;
+      const result = await client.callTool({ name: 'crash', arguments: {} });
+      const error = await rpcError(client.readResource({ uri: 'sheet://missing' }));
+      process.stderr.write = write;
+      const reference = referenceIn(textOf(result));
+      expect(textOf(result)).toBe(`Error executing tool crash (reference ${reference})`);
+      expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named missing', data: undefined });
+      expect(stderr).toHaveLength(2);
+      expect(stderr[0]).toMatch(
+        new RegExp(`^\\[mcp-error-policy\\] ERROR tool "crash" crashed \\(reference ${reference}\\): Error "boom" \\(the configured logger threw\\)\\n {4}at `),
+      );
+      expect(stderr[1]).toBe(
+        '[mcp-error-policy] INFO resource "sheet://missing" failed: ResourceNotFoundError "No sheet named missing" (the configured logger threw)\n',
+      );
+    });
+  });
+});
+
+describe('reauthorize', () => {
+  it('appends the text to failures whose rule asks for it, on tools, resources and prompts, with status 401', async () => {
+    const { policy, records } = capture({ rules, reauthorize: HINT });
+    const { client } = await connect(fullServer(policy));
+    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe(`Error executing tool revoked: The sign-in was revoked\n\n${HINT}`);
+    expect(await rpcError(client.readResource({ uri: 'sheet://revoked' }))).toEqual({
+      code: -32603,
+      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
+      data: undefined,
+    });
+    expect(await rpcError(client.getPrompt({ name: 'p_revoked' }))).toEqual({
+      code: -32603,
+      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
+      data: undefined,
+    });
+    // other rules get no hint
+    expect(textOf(await client.callTool({ name: 'quota', arguments: {} }))).toBe('Error executing tool quota: Quota exceeded, retry in 30s');
+    expect(records.map((r) => [r.name, r.rule, r.status, r.level])).toEqual([
+      ['revoked', 'revoked', 401, 'warn'],
+      ['sheet://revoked', 'revoked', 401, 'warn'],
+      ['p_revoked', 'revoked', 401, 'warn'],
+      ['quota', 'quota', 429, 'warn'],
+    ]);
+  });
+
+  it('a function gets the error and may return no text (status stays 401)', async () => {
+    const seen: unknown[] = [];
+    const { policy, outcomes } = capture({
+      rules,
+      reauthorize: (error) => {
+        seen.push(error);
+        return seen.length === 1 ? 'Run `acme auth login --account ops`.' : undefined;
+      },
+    });
+    const server = newServer();
+    server.registerTool('revoked', {}, withClientVisibleErrors(() => {
+      throw new RevokedError('invalid_grant');
+    }, { name: 'revoked', policy }));
+    applyErrorPolicy(server, policy);
+    const { client } = await connect(server);
+    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe(
+      'Error executing tool revoked: The sign-in was revoked\n\nRun `acme auth login --account ops`.',
+    );
+    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe('Error executing tool revoked: The sign-in was revoked');
+    expect(seen.every((e) => e instanceof RevokedError)).toBe(true);
+    expect(outcomes.map((o) => o.status)).toEqual([401, 401]);
+  });
+
+  it('without a reauthorize option, a rule marked reauthorize still reports 401 and shows only its message', async () => {
+    const { policy, outcomes } = capture({ rules });
+    const { client } = await connect(fullServer(policy));
+    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe('Error executing tool revoked: The sign-in was revoked');
+    expect(outcomes.map((o) => o.status)).toEqual([401]);
+  });
+});

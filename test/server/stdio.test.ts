@@ -1,0 +1,55 @@
+/**
+ * applyErrorPolicy over stdio: a real server subprocess (`node --import tsx`), a real Client over
+ * StdioClientTransport. The client gets the policy's answers on stdout; the log records and the access log are on the
+ * subprocess's stderr, which the test reads.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect, it } from 'vitest';
+import { referenceIn, rpcError, textOf } from './support.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+it('answers on stdout, logs each failure once on stderr, and writes one access-log line per call', async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, stderr: 'pipe' });
+  const chunks: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const crash = textOf(await client.callTool({ name: 'crash', arguments: { sheet: 'Q3' } }));
+    const reference = referenceIn(crash);
+    expect(crash).toBe(`Error executing tool crash (reference ${reference})`);
+    expect(textOf(await client.callTool({ name: 'deliberate', arguments: {} }))).toBe('Error executing tool deliberate: Sheet name must not be empty');
+    expect(textOf(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
+    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: undefined });
+    const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
+    const promptReference = referenceIn(prompt.message);
+    expect(prompt).toEqual({ code: -32603, message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`, data: undefined });
+
+    await client.close();
+    await ended;
+    const stderr = chunks.join('');
+    const lines = stderr.split('\n').filter((line) => line !== '');
+    const headlines = lines.filter((line) => !line.startsWith('    '));
+    expect(headlines).toEqual([
+      `[mcp-error-policy] ERROR tool "crash" crashed (reference ${reference}): Error "CANARY-stdio: cannot open /srv/sheets/Q3.csv"`,
+      '[access] {"kind":"tool","name":"crash","status":500}',
+      '[mcp-error-policy] INFO tool "deliberate" failed: ToolError "Sheet name must not be empty"',
+      '[access] {"kind":"tool","name":"deliberate","status":500}',
+      '[access] {"kind":"tool","name":"nope","status":404}',
+      '[mcp-error-policy] INFO resource "sheet://x" failed: ResourceNotFoundError "No sheet named x"',
+      '[access] {"kind":"resource","name":"sheet://x","status":404}',
+      `[mcp-error-policy] ERROR prompt "summarize" crashed (reference ${promptReference}): TypeError "CANARY-stdio prompt"`,
+      '[access] {"kind":"prompt","name":"summarize","status":500}',
+    ]);
+    // each crash record carries its stack, on the lines right after its headline
+    const crashAt = lines.indexOf(headlines[0] ?? '');
+    expect(lines[crashAt + 1]).toMatch(/^ {4}at .*stdio-server\.ts:\d+:\d+/);
+  } finally {
+    await client.close();
+  }
+}, 30_000);
