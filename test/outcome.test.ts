@@ -155,7 +155,7 @@ describe('onOutcome', () => {
       process.stderr.write = write;
       const reference = referenceIn(textOf(result));
       expect(textOf(result)).toBe(`Error executing tool crash (reference ${reference})`);
-      expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named missing', data: undefined });
+      expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named missing', data: { uri: 'sheet://missing' } });
       expect(stderr).toHaveLength(2);
       expect(stderr[0]).toMatch(
         new RegExp(`^\\[mcp-error-policy\\] ERROR tool "crash" crashed \\(reference ${reference}\\): Error "boom" \\(the configured logger threw\\)\\n {4}at `),

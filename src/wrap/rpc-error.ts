@@ -1,9 +1,12 @@
 /**
  * The JSON-RPC errors resource and prompt wrappers throw. Their message carries no `MCP error <code>:` prefix (the
- * client adds one) and their `code` is chosen by the policy, never copied from the thrown value; no `data`.
+ * client adds one) and their `code` is chosen by the policy, never copied from the thrown value. The only `data` is
+ * the policy's own: `{ uri }` (scrubbed, bounded) on a resource-not-found answer, as the MCP specification shows it and
+ * as SDK v2 clients need to recognise it.
  */
 import type { Classification } from '../classify.js';
 import { INTERNAL_ERROR_CODE } from '../classify.js';
+import { RESOURCE_NOT_FOUND_CODE } from '../rules/deliberate.js';
 import type { ErrorPolicy } from '../policy.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../text.js';
@@ -14,11 +17,14 @@ import type { HandlerKind } from '../log.js';
 export class PolicyRpcError extends Error {
   /** The JSON-RPC code. */
   readonly code: number;
+  /** The JSON-RPC error data: `{ uri }` on resource-not-found answers, else absent. */
+  readonly data?: { readonly uri: string };
 
-  constructor(code: number, message: string) {
+  constructor(code: number, message: string, data?: { readonly uri: string }) {
     super(message);
     this.name = 'ProtocolError';
     this.code = code;
+    if (data !== undefined) this.data = data;
     markHandled(this);
   }
 }
@@ -35,7 +41,14 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
   return {
     handler,
     answer(classification: Classification, name, policy): never {
-      if (classification.kind === 'anticipated') throw new PolicyRpcError(classification.code, classification.message);
+      if (classification.kind === 'anticipated') {
+        const notFound = handler === 'resource' && classification.code === RESOURCE_NOT_FOUND_CODE && name !== undefined;
+        throw new PolicyRpcError(
+          classification.code,
+          classification.message,
+          notFound ? { uri: safeText(name, MAX_NAME_LENGTH, policy.redact) } : undefined,
+        );
+      }
       if (classification.kind === 'crash') {
         const detail = classification.detail === undefined ? '' : `: ${classification.detail}`;
         throw new PolicyRpcError(INTERNAL_ERROR_CODE, `${subject(handler, name, policy)}${detail} (reference ${classification.reference})`);

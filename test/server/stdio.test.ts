@@ -25,7 +25,7 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
     expect(crash).toBe(`Error executing tool crash (reference ${reference})`);
     expect(textOf(await client.callTool({ name: 'deliberate', arguments: {} }))).toBe('Error executing tool deliberate: Sheet name must not be empty');
     expect(textOf(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
-    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: undefined });
+    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri: 'sheet://x' } });
     const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
     const promptReference = referenceIn(prompt.message);
     expect(prompt).toEqual({ code: -32603, message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`, data: undefined });

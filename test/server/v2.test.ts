@@ -106,7 +106,7 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     server.registerResource('ok', 'static://ok', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'fine' }] }));
     const { client } = await connectV2(server);
 
-    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32602, message: 'No sheet named x', data: undefined });
+    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32602, message: 'No sheet named x', data: { uri: 'sheet://x' } });
     const crashed = await rpcError(client.readResource({ uri: 'static://crash' }));
     expect(crashed).toEqual({ code: -32603, message: `Error reading resource static://crash (reference ${referenceIn(crashed.message)})`, data: undefined });
     expect(JSON.stringify(crashed)).not.toContain('CANARY');

@@ -53,7 +53,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
             throw new ResourceNotFoundError('No sheet named x');
           });
           const { client } = await connect(server);
-          expect(await rpcError(client.readResource({ uri }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: undefined });
+          expect(await rpcError(client.readResource({ uri }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri } });
           expect(records).toEqual([
             {
               level: 'info',
