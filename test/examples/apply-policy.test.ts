@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/stdio.js';
+
+let example: RunningExample;
+beforeAll(async () => {
+  example = await startExample('examples/apply-policy.ts');
+});
+afterAll(async () => {
+  await example.close();
+});
+
+describe('examples/apply-policy.ts over stdio', () => {
+  it('covers tools, resources and prompts registered after the call, with one record and one access line each', async () => {
+    expect(await example.client.callTool({ name: 'take', arguments: { item: 'apple', count: 1 } })).toEqual({ content: [{ type: 'text', text: '2 apple left' }] });
+    expect(await example.client.callTool({ name: 'take', arguments: { item: 'apple', count: 9 } })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool take: Only 2 apple left' }],
+      isError: true,
+    });
+    await expect(example.client.readResource({ uri: 'stock://pear' })).rejects.toMatchObject({ code: -32002, message: 'MCP error -32002: No item named pear' });
+    const prompt = await example.client.getPrompt({ name: 'restock', arguments: { item: 'apple' } }).catch((error: unknown) => error as { code: number; message: string });
+    const reference = /^MCP error -32603: Error getting prompt restock \(reference ([0-9a-f]{12})\)$/.exec((prompt as { message: string }).message)?.[1];
+    expect(reference, (prompt as { message: string }).message).toBeDefined();
+    await example.waitForStderr((all) => (all.match(/^access /gm) ?? []).length >= 4);
+    const lines = example.stderr().split('\n').filter((line) => line !== '' && !line.startsWith('    at '));
+    expect(lines.map((line) => line.replace(/ [0-9.]+ms$/, ' <ms>'))).toEqual([
+      'access tool "take" 200 <ms>',
+      '[mcp-error-policy] INFO tool "take" failed: ToolError "Only 2 apple left"',
+      'access tool "take" 500 <ms>',
+      '[mcp-error-policy] INFO resource "stock://pear" failed: ResourceNotFoundError "No item named pear"',
+      'access resource "stock://pear" 404 <ms>',
+      `[mcp-error-policy] ERROR prompt "restock" crashed (reference ${reference}): TypeError "Cannot read properties of undefined (reading 'name')"`,
+      'access prompt "restock" 500 <ms>',
+    ]);
+  });
+});

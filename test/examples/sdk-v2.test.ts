@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/stdio.js';
+
+let example: RunningExample;
+beforeAll(async () => {
+  example = await startExample('examples/sdk-v2.ts');
+});
+afterAll(async () => {
+  await example.close();
+});
+
+describe('examples/sdk-v2.ts over stdio (SDK v2 server, SDK v1 client)', () => {
+  it('shows a ToolError, masks a crash, answers a missing resource, and logs each once', async () => {
+    expect(await example.client.callTool({ name: 'add_note', arguments: { id: 'welcome', text: 'x' } })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool add_note: A note named welcome exists already' }],
+      isError: true,
+    });
+    const crash = await example.client.callTool({ name: 'add_note', arguments: { id: 'new', text: 'crash' } });
+    const text = (crash as { content: { text: string }[] }).content[0]!.text;
+    const reference = /^Error executing tool add_note \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
+    expect(reference, text).toBeDefined();
+    await expect(example.client.readResource({ uri: 'note://nope' })).rejects.toMatchObject({ message: 'MCP error -32602: No note named nope' });
+    expect(await example.client.readResource({ uri: 'note://welcome' })).toEqual({ contents: [{ uri: 'note://welcome', text: 'Hello from SDK v2' }] });
+    await example.waitForStderr((all) => all.includes('resource "note://nope"'));
+    expect(example.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy]'))).toEqual([
+      '[mcp-error-policy] INFO tool "add_note" failed: ToolError "A note named welcome exists already"',
+      `[mcp-error-policy] ERROR tool "add_note" crashed (reference ${reference}): Error "index corrupted at /var/lib/notes/idx (CANARY)"`,
+      '[mcp-error-policy] INFO resource "note://nope" failed: ResourceNotFoundError "No note named nope"',
+    ]);
+    expect(example.stderr()).not.toContain('Saved');
+  });
+});
