@@ -2,7 +2,7 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { defaultPolicy, type ErrorPolicy } from './policy.js';
+import { defaultPolicy, isHttpStatus, type ErrorPolicy } from './policy.js';
 import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
 import { describeThrown, linkedErrors, messageOf } from './read.js';
 import { newReference } from './reference.js';
@@ -116,6 +116,18 @@ function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
   }
 }
 
+function ruleStatus(rule: ErrorRule, matched: unknown): number {
+  const { status } = rule;
+  if (status === undefined) return 500;
+  if (typeof status === 'number') return status;
+  try {
+    const value: unknown = status(matched);
+    return isHttpStatus(value) ? value : 500;
+  } catch {
+    return 500;
+  }
+}
+
 function reauthorizeText(policy: ErrorPolicy, error: unknown): string | undefined {
   const { reauthorize } = policy;
   if (typeof reauthorize === 'string') return reauthorize;
@@ -171,7 +183,7 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       kind: 'anticipated',
       rule,
       message,
-      status: reauthorize ? 401 : (rule.status ?? 500),
+      status: reauthorize ? 401 : ruleStatus(rule, matched),
       level: rule.level ?? 'warn',
       reauthorize,
       code: rule.code ?? INTERNAL_ERROR_CODE,

@@ -164,6 +164,11 @@ function fail(option: string, expected: string, got: unknown): never {
   throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${describe(got)}`);
 }
 
+/** True for an integer HTTP status from 100 to 599. */
+export function isHttpStatus(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
 function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
   for (const probe of [new Error('mcp-error-policy probe'), new TypeError('mcp-error-policy probe'), new RangeError('mcp-error-policy probe')]) {
     let accepted: boolean;
@@ -186,15 +191,15 @@ function validateRule(rule: unknown, at: string): ErrorRule {
   if (r.message !== undefined && typeof r.message !== 'string' && typeof r.message !== 'function') {
     fail(`${at}.message`, 'a string or a function', r.message);
   }
-  if (r.status !== undefined && !(Number.isInteger(r.status) && (r.status as number) >= 100 && (r.status as number) <= 599)) {
-    fail(`${at}.status`, 'an integer HTTP status from 100 to 599', r.status);
+  if (r.status !== undefined && typeof r.status !== 'function' && !isHttpStatus(r.status)) {
+    fail(`${at}.status`, 'an integer HTTP status from 100 to 599, or a function returning one', r.status);
   }
   if (r.level !== undefined && !LEVELS.has(r.level as string)) fail(`${at}.level`, "'info' or 'warn'", r.level);
   if (r.reauthorize !== undefined && typeof r.reauthorize !== 'boolean') fail(`${at}.reauthorize`, 'a boolean', r.reauthorize);
   if (r.code !== undefined && !Number.isSafeInteger(r.code)) fail(`${at}.code`, 'an integer JSON-RPC error code', r.code);
   const out: { -readonly [K in keyof ErrorRule]: ErrorRule[K] } = { name: r.name as string, predicate: predicate as ErrorRule['predicate'] };
   if (r.message !== undefined) out.message = r.message as NonNullable<ErrorRule['message']>;
-  if (r.status !== undefined) out.status = r.status as number;
+  if (r.status !== undefined) out.status = r.status as NonNullable<ErrorRule['status']>;
   if (r.level !== undefined) out.level = r.level as ErrorRule['level'] & string;
   if (r.reauthorize !== undefined) out.reauthorize = r.reauthorize as boolean;
   if (r.code !== undefined) out.code = r.code as number;

@@ -23,7 +23,7 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   // Bearer / Basic credentials wherever they stand.
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
   // key=value in URLs and form bodies.
-  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>]+`, 'gi'), `$1$2=${REDACTED}`],
+  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`],
   // "key": "value" in JSON.
   [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
   // JSON Web Tokens (header.payload[.signature]).

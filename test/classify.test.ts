@@ -62,6 +62,15 @@ describe('classifyError', () => {
     expect(classifyError(new QuotaError(1), createErrorPolicy({ ...quiet, rules: [nonString] })).kind).toBe('crash');
   });
 
+  it('takes the status from a status function, and 500 when it throws or returns no HTTP status', () => {
+    const byField = (status: NonNullable<ErrorRule['status']>): ErrorRule => ({ name: 'http', predicate: (e) => e instanceof QuotaError, status });
+    const classify = (status: NonNullable<ErrorRule['status']>) => classifyError(new QuotaError(1), createErrorPolicy({ ...quiet, rules: [byField(status)] }));
+    expect(classify((e) => 400 + (e as QuotaError).retryAfter)).toMatchObject({ status: 401 });
+    expect(classify(() => { throw new Error('x'); })).toMatchObject({ kind: 'anticipated', status: 500 });
+    expect(classify(() => 42)).toMatchObject({ status: 500 });
+    expect(classify(() => 404.5)).toMatchObject({ status: 500 });
+  });
+
   it('skips a predicate that throws and tries the next rule', () => {
     const fragile: ErrorRule = { name: 'fragile', predicate: () => { throw new Error('x'); } };
     expect(classifyError(new QuotaError(2), createErrorPolicy({ ...quiet, rules: [fragile, quotaRule] }))).toMatchObject({ rule: { name: 'quota' } });

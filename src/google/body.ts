@@ -19,7 +19,7 @@ export interface GoogleApiErrorBody {
   readonly code: number | undefined;
   /** `error.status`: the canonical code (`PERMISSION_DENIED`, `NOT_FOUND`, `RESOURCE_EXHAUSTED`...). */
   readonly status: string | undefined;
-  /** `error.message`, on one line and bounded. */
+  /** `error.message` (else the first `errors[].message`), on one line and bounded. */
   readonly message: string | undefined;
   /** `details[]` ErrorInfo reasons (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `RATE_LIMIT_EXCEEDED`), first. */
   readonly infoReasons: readonly string[];
@@ -108,15 +108,17 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
     }
   }
   const legacyReasons: string[] = [];
+  let legacyMessage: string | undefined;
   for (const entry of entries(readProp(error, 'errors'))) {
     const reason = identifier(readString(entry, 'reason'));
     if (reason !== undefined) legacyReasons.push(reason);
+    legacyMessage ??= readString(entry, 'message');
   }
   const code = readNumber(error, 'code');
   return {
     code: code !== undefined && Number.isInteger(code) ? code : undefined,
     status: identifier(readString(error, 'status')),
-    message: oneLine(readString(error, 'message')),
+    message: oneLine(readString(error, 'message')) ?? oneLine(legacyMessage),
     infoReasons,
     legacyReasons,
     retryDelaySeconds,

@@ -1,11 +1,13 @@
 /**
  * The client text of a Google API HTTP error, in one shape for every rule that shows one:
  *
- *   Google API error <HTTP>[ <STATUS>][ (<reason>)]: <message>[ Retry after <delay>.] (<METHOD> <URL without credentials>)
+ *   Google API <METHOD> <URL without credentials> failed with <HTTP>[ <STATUS>][ (<reason>)]: <message>[ <note>]
  *
  * Only server-written fields are used (the body's `error.status` and `error.message`, or the OAuth `error` and
  * `error_description`, or the HTTP status text for bodies that are not Google JSON, such as HTML pages), never the
  * error's own `message` (gaxios 7/8 put a whole HTML page there; transport errors put the URL with its `key=` there).
+ * The URL is followed by a space: secret scrubbers that redact `key=<value>` up to the next space or `&` then cannot
+ * swallow the text after it.
  */
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from './gaxios.js';
@@ -44,7 +46,7 @@ function withNote(message: string, note: string | undefined): string {
  * @example
  * ```ts
  * apiErrorText(error);
- * // 'Google API error 403 PERMISSION_DENIED: The caller does not have permission (GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED])'
+ * // 'Google API GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission'
  * ```
  */
 export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}): string {
@@ -56,5 +58,6 @@ export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}):
   const head = [http === undefined ? undefined : String(http), status].filter((part) => part !== undefined).join(' ');
   const reason = options.reason === undefined ? '' : ` (${options.reason})`;
   const request = describeRequest(error);
-  return `Google API error${head === '' ? '' : ` ${head}`}${reason}: ${withNote(message, options.note)}${request === undefined ? '' : ` (${request})`}`;
+  const what = request === undefined ? 'Google API request' : `Google API ${request}`;
+  return `${what} failed${head === '' ? '' : ` with ${head}`}${reason}: ${withNote(message, options.note)}`;
 }

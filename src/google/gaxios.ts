@@ -89,16 +89,26 @@ export function httpStatusTextOf(error: unknown): string | undefined {
  * ```
  */
 export function responseDataOf(error: unknown): unknown {
-  const data = readProp(readProp(error, 'response'), 'data');
+  const response = readProp(error, 'response');
+  const data = readProp(response, 'data');
   if (typeof data !== 'string' || data.length > MAX_JSON_BODY) return data;
   const trimmed = data.trim();
   if (!trimmed.startsWith('{')) return data;
+  // Every rule asks for the body: parse a JSON string once per response.
+  const cached = isObjectLike(response) ? parsedBodies.get(response) : undefined;
+  if (cached !== undefined && cached.text === data) return cached.value;
+  let value: unknown = data;
   try {
-    return JSON.parse(trimmed) as unknown;
+    value = JSON.parse(trimmed) as unknown;
   } catch {
-    return data;
+    // not JSON after all: the string itself
   }
+  if (isObjectLike(response)) parsedBodies.set(response, { text: data, value });
+  return value;
 }
+
+/** JSON bodies already parsed, by response object. */
+const parsedBodies = new WeakMap<object, { readonly text: string; readonly value: unknown }>();
 
 /**
  * A response header, from gaxios 7/8 `Headers` (`headers.get(name)`) or gaxios 6 plain objects (`headers[name]`,

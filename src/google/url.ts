@@ -76,7 +76,7 @@ export function redactUrl(url: string): string {
   } catch {
     const cut = url.search(/[?#]/);
     const path = cut === -1 ? url : url.slice(0, cut);
-    return boundLength(path.replace(/[\s]+/g, ' '), MAX_URL_LENGTH);
+    return boundLength(path.replace(/\s/g, '%20'), MAX_URL_LENGTH);
   }
   const origin = parsed.protocol === 'http:' || parsed.protocol === 'https:' ? `${parsed.protocol}//${parsed.host}` : parsed.protocol;
   return boundLength(`${origin}${parsed.pathname}${redactQuery(parsed.search.slice(1))}`, MAX_URL_LENGTH);

@@ -26,14 +26,18 @@ const FILE_SYSTEM_CODE_TEXT: Readonly<Record<string, string>> = Object.freeze({
   ETXTBSY: 'text file is busy',
 });
 
-/** True for a Node file-system error: a known file-system `code` and a string `syscall`. */
+/**
+ * True for a Node file-system error as Node makes it: a known file-system `code`, a string `syscall`, and Node's own
+ * message shape (`ENOENT: no such file or directory, open '/p'`, or `spawn x ENOENT`). An error a library re-wrote
+ * around the same fields (google-auth-library's credential-file error) is left to a rule that knows it.
+ */
 export function isFileSystemError(error: unknown): boolean {
   const code = stringCode(error);
-  return (
-    code !== undefined &&
-    Object.prototype.hasOwnProperty.call(FILE_SYSTEM_CODE_TEXT, code) &&
-    readString(error, 'syscall') !== undefined
-  );
+  if (code === undefined || !Object.prototype.hasOwnProperty.call(FILE_SYSTEM_CODE_TEXT, code)) return false;
+  const syscall = readString(error, 'syscall');
+  const message = readString(error, 'message');
+  if (syscall === undefined || message === undefined) return false;
+  return message.startsWith(`${code}:`) || message.startsWith(`${syscall} `);
 }
 
 /** Options of {@link createFileSystemRule}. */

@@ -35,10 +35,12 @@ export interface ErrorRule {
    */
   readonly message?: string | ((error: unknown) => string);
   /**
-   * Status reported to `onOutcome` (the access log). A rule with `reauthorize: true` reports 401.
+   * Status reported to `onOutcome` (the access log): a number, or a function of the accepted error (such as its HTTP
+   * status). A function that throws or returns anything but an integer from 100 to 599 reports 500. A rule with
+   * `reauthorize: true` reports 401.
    * @default 500
    */
-  readonly status?: number;
+  readonly status?: number | ((error: unknown) => number);
   /**
    * Log level of the one record written for this failure. `info` writes one line without a stack (deliberate
    * errors); `warn` adds the stack, since an allowlisted foreign error can still be a bug of the server's.

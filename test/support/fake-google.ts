@@ -56,6 +56,7 @@ export const GOOGLE_MESSAGES = {
   unauthorizedClient: 'Unauthorized',
   invalidClient: 'The OAuth client was not found.',
   stsInvalidGrant: 'The subject token is invalid.',
+  iamDenied: "Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).",
 } as const;
 
 /** The HTML page a Google front end sends with a 502. */
@@ -182,6 +183,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/** A form-encoded body as text (`refresh_token=1%2F%2F...` reads `refresh_token=1//...`). */
+function formDecoded(body: string): string {
+  try {
+    return decodeURIComponent(body.replace(/\+/g, ' '));
+  } catch {
+    return body;
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -195,7 +205,7 @@ function readBody(req: IncomingMessage): Promise<string> {
  * Starts the fake server.
  *
  * Paths: `/v1/<case>` (see {@link API_ERRORS}), `/v1/ok`, `/token/<oauth error>`, `/token/ok`, `/sts/invalid_grant`,
- * `/html502`, `/reset` (TCP reset before any response), `/hangup` (the peer closes the socket), `/slow?ms=N`.
+ * `/iam/v1/projects/-/serviceAccounts/<email>:generateAccessToken` (IAM 403), `/html502`, `/reset` (TCP reset before any response), `/hangup` (the peer closes the socket), `/slow?ms=N`.
  */
 export async function startFakeGoogle(): Promise<FakeGoogle> {
   const requests: RecordedRequest[] = [];
@@ -212,6 +222,13 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       const api = API_ERRORS[path];
       if (api !== undefined) {
         sendJson(res, api.http, api.body, api.headers ?? {});
+        return;
+      }
+      if (/^\/iam\/v1\/projects\/-\/serviceAccounts\/[^/]+:generateAccessToken$/.test(path)) {
+        const iam = apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.iamDenied, {
+          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'IAM_PERMISSION_DENIED', domain: 'iam.googleapis.com' }],
+        });
+        sendJson(res, iam.http, iam.body);
         return;
       }
       const oauth = TOKEN_ERRORS[path];
@@ -269,7 +286,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     requests,
     received(needle: string): boolean {
       return requests.some(
-        (r) => r.url.includes(needle) || r.body.includes(needle) || JSON.stringify(r.headers).includes(needle),
+        (r) =>
+          r.url.includes(needle) ||
+          r.body.includes(needle) ||
+          formDecoded(r.body).includes(needle) ||
+          JSON.stringify(r.headers).includes(needle),
       );
     },
     close(): Promise<void> {

@@ -1,0 +1,108 @@
+/**
+ * `mcp-error-policy/google`: allowlist rules for failures of Google APIs, as thrown by gaxios 6/7/8,
+ * google-auth-library 9/10/11 and googleapis. Structural: nothing here imports those packages, so the rules hold across
+ * versions and duplicate copies (where `instanceof` fails).
+ *
+ * ## Order: either works; `googleRules` first reads best
+ *
+ * ```ts
+ * import { coreRules, createErrorPolicy } from 'mcp-error-policy';
+ * import { googleRules } from 'mcp-error-policy/google';
+ *
+ * const policy = createErrorPolicy({
+ *   rules: [...googleRules, ...coreRules],
+ *   reauthorize: 'Sign in again: run `acme auth login`.',
+ * });
+ * ```
+ *
+ * The policy walks a failure's cause chain outermost first and, at each error, tries the rules in order. After
+ * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but one read the
+ * same: a gaxios network failure carries its system code (`ECONNREFUSED`) on the gaxios error itself, so the core
+ * network rule takes it first and the client reads `Network error: connection refused (ECONNREFUSED)` rather than
+ * `Network error while calling the Google API (ECONNREFUSED).`. (A missing GOOGLE_APPLICATION_CREDENTIALS file is
+ * Node's ENOENT with google-auth-library's words in front; the core file-system rule accepts only Node's own message
+ * shape, so it reaches the Google rule in either order.)
+ *
+ * Placed first, the Google rules take nothing from the core rules: every Google predicate needs a gaxios error (its
+ * registered symbol), an HTTP-client-like error (object `config` and a `response` key), or one of
+ * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`. So a deliberate `ToolError` still
+ * reaches the core's deliberate rule, even when it wraps a gaxios error.
+ *
+ * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text)
+ * - API error: `Google API GET https://…?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission`
+ * - HTML error page: `Google API GET https://… failed with 502: Bad Gateway`
+ * - Quota: `Google API GET https://… failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): Quota exceeded … Retry after 30 seconds.`
+ * - Scopes: `Google API GET https://… failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): Request had insufficient authentication scopes.` + re-authorization
+ * - Rejected token: `Google API GET https://… failed with 401 UNAUTHENTICATED: Request had invalid authentication credentials. …` + re-authorization
+ * - Revoked sign-in: `Google authorization failed (invalid_grant): Token has been expired or revoked.` + re-authorization
+ * - No token: `No refresh token or refresh handler callback is set.` + re-authorization
+ * - No ADC: `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
+ * - Network: `Network error while calling the Google API (ECONNREFUSED).`
+ * - Timeout / abort: `The Google API request timed out.` / `The Google API request was aborted.`
+ *
+ * @packageDocumentation
+ */
+import type { ErrorRule } from '../rules/rule.js';
+import { googleApiErrorRule } from './api-error.js';
+import { googleMissingCredentialsRule } from './missing-credentials.js';
+import { googleNetworkRule } from './network.js';
+import { googleOAuthRefreshRule } from './oauth-refresh.js';
+import { googleQuotaRule } from './quota.js';
+import { googleInsufficientScopesRule } from './scopes.js';
+import { googleSignInRequiredRule } from './sign-in-required.js';
+import { googleAbortRule, googleTimeoutRule } from './timeout.js';
+import { googleUnauthenticatedRule } from './unauthenticated.js';
+
+/**
+ * The Google rules, in their order (first match wins): missing credentials, sign-in required, OAuth refresh failures,
+ * rejected credentials (401), insufficient scopes, quota and rate limits, other API HTTP errors
+ * ({@link googleApiErrorRule}, status the HTTP status), timeouts, aborts, network failures. The specific HTTP rules
+ * come before the generic one: a 403 for missing scopes or a rate limit is also an API error. Best placed before the
+ * core rules (see the module documentation for why); after them works too.
+ *
+ * @example
+ * ```ts
+ * import { coreRules, createErrorPolicy } from 'mcp-error-policy';
+ * import { googleRules } from 'mcp-error-policy/google';
+ *
+ * const policy = createErrorPolicy({
+ *   rules: [...googleRules, ...coreRules],
+ *   reauthorize: 'Sign in again: run `acme auth login`.',
+ * });
+ * ```
+ */
+export const googleRules: readonly ErrorRule[] = Object.freeze([
+  googleMissingCredentialsRule,
+  googleSignInRequiredRule,
+  googleOAuthRefreshRule,
+  googleUnauthenticatedRule,
+  googleInsufficientScopesRule,
+  googleQuotaRule,
+  googleApiErrorRule,
+  googleTimeoutRule,
+  googleAbortRule,
+  googleNetworkRule,
+]);
+
+export { googleApiErrorRule, isGoogleApiError, googleApiErrorMessage } from './api-error.js';
+export { googleQuotaRule, isGoogleQuotaError, googleQuotaMessage, retryAfterSecondsOf } from './quota.js';
+export { googleInsufficientScopesRule, isGoogleInsufficientScopesError, googleInsufficientScopesMessage } from './scopes.js';
+export { googleUnauthenticatedRule, isGoogleUnauthenticatedError, googleUnauthenticatedMessage } from './unauthenticated.js';
+export { googleOAuthRefreshRule, isOAuthRefreshError, oauthRefreshMessage } from './oauth-refresh.js';
+export { googleMissingCredentialsRule, isMissingCredentialsError, missingCredentialsMessage } from './missing-credentials.js';
+export { googleSignInRequiredRule, isSignInRequiredError } from './sign-in-required.js';
+export { googleNetworkRule, isGoogleNetworkError, googleNetworkMessage } from './network.js';
+export { googleTimeoutRule, googleAbortRule, isGoogleTimeoutError, isGoogleAbortError } from './timeout.js';
+export {
+  GAXIOS_ERROR_SYMBOL,
+  isGaxiosError,
+  isHttpClientError,
+  isGoogleHttpError,
+  httpStatusOf,
+  responseDataOf,
+  responseHeaderOf,
+} from './gaxios.js';
+export { readGoogleApiError, readOAuthError } from './body.js';
+export type { GoogleApiErrorBody, OAuthErrorBody } from './body.js';
+export { redactUrl } from './url.js';
+export { describeRequest } from './describe.js';

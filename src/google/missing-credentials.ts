@@ -1,0 +1,136 @@
+/**
+ * Missing or unusable Application Default Credentials: google-auth-library's fixed messages, which it throws as plain
+ * `Error`s (there is no auth error class to test for). Shown without file-system paths.
+ *
+ * The GOOGLE_APPLICATION_CREDENTIALS "file missing" error is Node's own ENOENT error (code, syscall `lstat`, path)
+ * with GAL's text prepended to its message: a generic file-system rule accepts it too, so this rule must come before
+ * one (`[...googleRules, ...coreRules]`).
+ */
+import { messageOf, readString } from '../read.js';
+import type { ErrorRule } from '../rules/rule.js';
+
+/** GAL's message prefix (10/11) for any failure to use the GOOGLE_APPLICATION_CREDENTIALS file. */
+const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: ';
+
+/** GAL's text for a credential file path that is not a file (its path sits between these two parts). */
+const FILE_AT = 'The file at ';
+const NOT_A_FILE = ' does not exist, or it is not a file.';
+
+/** GAL's fixed ADC messages; shown as they are, on one line. */
+const FIXED_PREFIXES = [
+  'Could not load the default credentials.',
+  'Unable to detect a Project Id in the current environment.',
+  'Unable to find credentials in current environment.',
+  'Unable to detect a Universe Domain in the current environment.',
+] as const;
+
+/** GAL's messages about the content of a credential file (no path in them). */
+const CONTENT_PREFIXES = [
+  'The incoming JSON object does not ',
+  'Must pass in a JSON object containing ',
+  'Must pass in a stream containing ',
+] as const;
+
+/** Error names GAL throws these as (a ToolError carrying the same words is someone's deliberate error, not GAL's). */
+const GAL_NAMES = new Set(['Error', 'SyntaxError']);
+
+/** Longest message looked at. */
+const MAX_LOOKED_AT = 4096;
+
+function galMessage(error: unknown): string | undefined {
+  const name = readString(error, 'name');
+  if (name === undefined || !GAL_NAMES.has(name)) return undefined;
+  const message = messageOf(error);
+  return message === '' ? undefined : message.slice(0, MAX_LOOKED_AT);
+}
+
+function isFileNotFound(text: string): boolean {
+  return text.startsWith(FILE_AT) && text.includes(NOT_A_FILE);
+}
+
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => text.startsWith(prefix));
+}
+
+/**
+ * True for google-auth-library's "no usable default credentials" errors: `Could not load the default credentials...`,
+ * `Unable to detect a Project Id...`, `Unable to find credentials...`, a GOOGLE_APPLICATION_CREDENTIALS file that is
+ * missing, not JSON or incomplete (GAL 10/11 prefix `Unable to read the credential file specified by the
+ * GOOGLE_APPLICATION_CREDENTIALS environment variable:`; GAL 9 `The file at <path> does not exist, or it is not a
+ * file.`), and credential JSON without a required field (`The incoming JSON object does not contain a client_email
+ * field`). Only errors named `Error` or `SyntaxError` count.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await new GoogleAuth().getClient();
+ * } catch (error) {
+ *   isMissingCredentialsError(error); // true on a machine without ADC
+ * }
+ * ```
+ */
+export function isMissingCredentialsError(error: unknown): boolean {
+  const message = galMessage(error);
+  if (message === undefined) return false;
+  return (
+    message.startsWith(GAC_PREFIX) ||
+    isFileNotFound(message) ||
+    startsWithAny(message, FIXED_PREFIXES) ||
+    startsWithAny(message, CONTENT_PREFIXES)
+  );
+}
+
+/** What went wrong with a credential file, in words without its path or content. */
+function credentialFileProblem(error: unknown, rest: string): string {
+  const code = readString(error, 'code');
+  const codeNote = code !== undefined && /^E[A-Z]{2,15}$/.test(code) ? ` (${code})` : '';
+  if (isFileNotFound(rest)) return `the file does not exist or is not a file${codeNote}.`;
+  if (readString(error, 'name') === 'SyntaxError') return 'the file is not valid JSON.';
+  if (startsWithAny(rest, CONTENT_PREFIXES)) return oneLine(rest);
+  return `the file could not be used${codeNote}.`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Client text, GAL's own words without paths:
+ * - `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
+ * - `Unable to detect a Project Id in the current environment. To learn more about authentication and Google APIs, visit: https://cloud.google.com/docs/authentication/getting-started`
+ * - `Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: the file does not exist or is not a file (ENOENT).`
+ *   (`...: the file is not valid JSON.`, `...: The incoming JSON object does not contain a client_secret field`)
+ * - GAL 9, missing file: `Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).`
+ *
+ * @example
+ * ```ts
+ * missingCredentialsMessage(error);
+ * ```
+ */
+export function missingCredentialsMessage(error: unknown): string {
+  const message = galMessage(error) ?? '';
+  if (message.startsWith(GAC_PREFIX)) {
+    return `${GAC_PREFIX}${credentialFileProblem(error, message.slice(GAC_PREFIX.length))}`;
+  }
+  if (isFileNotFound(message)) return `Unable to read the Google credential file: ${credentialFileProblem(error, message)}`;
+  if (startsWithAny(message, FIXED_PREFIXES) || startsWithAny(message, CONTENT_PREFIXES)) return oneLine(message);
+  return 'Google credentials are missing or unusable.';
+}
+
+/**
+ * Missing or unusable default credentials ({@link isMissingCredentialsError}): text as
+ * {@link missingCredentialsMessage}, status 500 (the server's configuration, not the caller's sign-in), logged at
+ * warn. Place it before any generic file-system rule: `[...googleRules, ...coreRules]`.
+ *
+ * @example
+ * ```ts
+ * createErrorPolicy({ rules: [googleMissingCredentialsRule, ...coreRules] });
+ * ```
+ */
+export const googleMissingCredentialsRule: ErrorRule = Object.freeze({
+  name: 'google-missing-credentials',
+  predicate: isMissingCredentialsError,
+  message: missingCredentialsMessage,
+  status: 500,
+  level: 'warn',
+});

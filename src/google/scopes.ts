@@ -1,0 +1,67 @@
+/**
+ * Insufficient OAuth scopes: a 403 whose reason is `ACCESS_TOKEN_SCOPE_INSUFFICIENT` (ErrorInfo) or
+ * `insufficientPermissions` (legacy). Signing in again with the missing scopes fixes it, so the rule asks the policy to
+ * append its re-authorization text.
+ */
+import type { ErrorRule } from '../rules/rule.js';
+import { apiErrorOf } from './body.js';
+import { apiErrorText } from './describe.js';
+import { isGoogleApiError } from './api-error.js';
+import { httpStatusOf } from './gaxios.js';
+
+/** Reasons that mean "the access token lacks a scope". */
+const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientPermissions']);
+
+/** Google's message for it, for bodies that carry no reason. */
+const SCOPE_MESSAGE = 'Request had insufficient authentication scopes.';
+
+function scopeReasonOf(error: unknown): string | undefined {
+  const api = apiErrorOf(error);
+  if (api === undefined) return undefined;
+  return [...api.infoReasons, ...api.legacyReasons].find((reason) => SCOPE_REASONS.has(reason));
+}
+
+/**
+ * True for a Google API 403 caused by missing OAuth scopes: reason `ACCESS_TOKEN_SCOPE_INSUFFICIENT` or
+ * `insufficientPermissions`, or Google's message `Request had insufficient authentication scopes.`.
+ *
+ * @example
+ * ```ts
+ * isGoogleInsufficientScopesError(error); // true when the token was granted drive.readonly and the call writes
+ * ```
+ */
+export function isGoogleInsufficientScopesError(error: unknown): boolean {
+  if (httpStatusOf(error) !== 403 || !isGoogleApiError(error)) return false;
+  return scopeReasonOf(error) !== undefined || apiErrorOf(error)?.message === SCOPE_MESSAGE;
+}
+
+/**
+ * Client text of an insufficient-scopes failure:
+ * `Google API <METHOD> <URL> failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): Request had insufficient authentication scopes.`
+ *
+ * @example
+ * ```ts
+ * googleInsufficientScopesMessage(error);
+ * ```
+ */
+export function googleInsufficientScopesMessage(error: unknown): string {
+  return apiErrorText(error, { reason: scopeReasonOf(error) });
+}
+
+/**
+ * Insufficient OAuth scopes ({@link isGoogleInsufficientScopesError}): text as
+ * {@link googleInsufficientScopesMessage} plus the policy's re-authorization text, status 401, logged at warn.
+ *
+ * @example
+ * ```ts
+ * createErrorPolicy({ rules: [googleInsufficientScopesRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
+ * ```
+ */
+export const googleInsufficientScopesRule: ErrorRule = Object.freeze({
+  name: 'google-insufficient-scopes',
+  predicate: isGoogleInsufficientScopesError,
+  message: googleInsufficientScopesMessage,
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+});

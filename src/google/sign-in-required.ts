@@ -1,0 +1,50 @@
+/**
+ * An OAuth client with no token to use: google-auth-library's `OAuth2Client` throws fixed plain `Error`s when it holds
+ * neither an access token nor a refresh token (the user never signed in, or the stored tokens were lost). Signing in
+ * fixes it, so the rule asks the policy to append its re-authorization text.
+ */
+import { messageOf, readString } from '../read.js';
+import type { ErrorRule } from '../rules/rule.js';
+
+/** GAL's exact messages. */
+const SIGN_IN_MESSAGES = new Set([
+  'No refresh token or refresh handler callback is set.',
+  'No access, refresh token, API key or refresh handler callback is set.',
+  'No refresh token is set.',
+]);
+
+/**
+ * True for google-auth-library's "no token" errors: `No refresh token or refresh handler callback is set.`,
+ * `No access, refresh token, API key or refresh handler callback is set.`, `No refresh token is set.` (a plain `Error`
+ * with exactly that message).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await new OAuth2Client({ clientId, clientSecret }).getAccessToken();
+ * } catch (error) {
+ *   isSignInRequiredError(error); // true
+ * }
+ * ```
+ */
+export function isSignInRequiredError(error: unknown): boolean {
+  return readString(error, 'name') === 'Error' && SIGN_IN_MESSAGES.has(messageOf(error));
+}
+
+/**
+ * No token to call Google with ({@link isSignInRequiredError}): GAL's message as it is, plus the policy's
+ * re-authorization text, status 401, logged at warn.
+ *
+ * @example
+ * ```ts
+ * createErrorPolicy({ rules: [googleSignInRequiredRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
+ * ```
+ */
+export const googleSignInRequiredRule: ErrorRule = Object.freeze({
+  name: 'google-sign-in-required',
+  predicate: isSignInRequiredError,
+  message: messageOf,
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+});

@@ -1,0 +1,53 @@
+/**
+ * Rejected credentials: a Google API answering 401 / `UNAUTHENTICATED` (an access token that expired, was revoked, or
+ * is of the wrong kind). Signing in again fixes it, so the rule asks the policy to append its re-authorization text.
+ * OAuth token endpoint errors (`invalid_client`...) are not this: they carry an OAuth body, not an API one.
+ */
+import type { ErrorRule } from '../rules/rule.js';
+import { apiErrorOf, oauthErrorOf } from './body.js';
+import { apiErrorText } from './describe.js';
+import { isGoogleApiError } from './api-error.js';
+import { httpStatusOf } from './gaxios.js';
+
+/**
+ * True for a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not an OAuth token error.
+ *
+ * @example
+ * ```ts
+ * isGoogleUnauthenticatedError(error); // true for 401 "Request had invalid authentication credentials..."
+ * ```
+ */
+export function isGoogleUnauthenticatedError(error: unknown): boolean {
+  if (!isGoogleApiError(error) || oauthErrorOf(error) !== undefined) return false;
+  return httpStatusOf(error) === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED';
+}
+
+/**
+ * Client text: `Google API <METHOD> <URL> failed with 401 UNAUTHENTICATED: <API message>`.
+ *
+ * @example
+ * ```ts
+ * googleUnauthenticatedMessage(error);
+ * ```
+ */
+export function googleUnauthenticatedMessage(error: unknown): string {
+  return apiErrorText(error);
+}
+
+/**
+ * Credentials a Google API rejected ({@link isGoogleUnauthenticatedError}): text as
+ * {@link googleUnauthenticatedMessage} plus the policy's re-authorization text, status 401, logged at warn.
+ *
+ * @example
+ * ```ts
+ * createErrorPolicy({ rules: [googleUnauthenticatedRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
+ * ```
+ */
+export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
+  name: 'google-unauthenticated',
+  predicate: isGoogleUnauthenticatedError,
+  message: googleUnauthenticatedMessage,
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+});

@@ -1,0 +1,294 @@
+/**
+ * One suite for every google-auth-library major (9, 10, 11): real OAuth2Client / GoogleAuth / IdentityPoolClient
+ * instances talking to the fake token, STS and API endpoints on 127.0.0.1, or failing to find credentials in an
+ * isolated environment (no ADC file, no gcloud config, metadata detection off). The refresh token and client secret
+ * are planted in the token request (GAL 10/11 keep the refresh token in clear in `config.data`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { isGaxiosError, isHttpClientError } from '../../src/google/index.js';
+import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { caught, expectNoSecrets, expectOutcome, isolateGoogleEnvironment, render, SECRETS } from './support.js';
+
+/** The structural slice of google-auth-library the suite drives. */
+interface OAuth2ClientLike {
+  setCredentials(credentials: Record<string, unknown>): void;
+  getAccessToken(): Promise<unknown>;
+  request(options: Record<string, unknown>): Promise<unknown>;
+}
+interface GoogleAuthLike {
+  getClient(): Promise<unknown>;
+  getAccessToken(): Promise<unknown>;
+  getProjectId(): Promise<unknown>;
+}
+interface ExternalClientLike {
+  getAccessToken(): Promise<unknown>;
+}
+interface ImpersonatedLike {
+  getAccessToken(): Promise<unknown>;
+}
+
+/** The classes of google-auth-library the suite uses, in every major. */
+export interface GalModule {
+  OAuth2Client: new (options: Record<string, unknown>) => OAuth2ClientLike;
+  GoogleAuth: new (options?: Record<string, unknown>) => GoogleAuthLike;
+  IdentityPoolClient: new (options: Record<string, unknown>) => ExternalClientLike;
+  Impersonated: new (options: Record<string, unknown>) => ImpersonatedLike;
+}
+
+/** Differences between majors that change what the client sees. */
+export interface GalSuiteOptions {
+  /** GAL 10/11 prefix credential-file errors with `Unable to read the credential file specified by ...`. */
+  readonly credentialFilePrefix: boolean;
+}
+
+const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: ';
+
+/** Registers the cases for one google-auth-library major. Call inside a `describe`. */
+export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOptions): void {
+  let gal: GalModule;
+  let fake: FakeGoogle;
+  let closedToken: string;
+  let env: { dir: string; restore: () => void };
+
+  beforeAll(async () => {
+    gal = await load();
+    fake = await startFakeGoogle();
+    closedToken = await closedPortUrl('/token');
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    // The metadata "server" is the fake: it answers 404 at once (a closed port would be retried for seconds).
+    env = isolateGoogleEnvironment(new URL(fake.origin).host);
+  });
+  afterEach(() => {
+    env.restore();
+  });
+
+  const client = (tokenPath: string, extra: Record<string, unknown> = {}): OAuth2ClientLike =>
+    new gal.OAuth2Client({
+      clientId: 'fake-client.apps.googleusercontent.com',
+      clientSecret: SECRETS.clientSecret,
+      endpoints: { oauth2TokenUrl: fake.url(tokenPath) },
+      ...extra,
+    });
+  const withRefreshToken = (tokenPath: string): OAuth2ClientLike => {
+    const c = client(tokenPath);
+    c.setCredentials({ refresh_token: SECRETS.refreshToken });
+    return c;
+  };
+  const withAccessToken = (): OAuth2ClientLike => {
+    const c = client('/token/ok');
+    c.setCredentials({ access_token: SECRETS.accessToken, expiry_date: Date.now() + 3_600_000 });
+    return c;
+  };
+
+  it('invalid_grant on refresh (getAccessToken): the clean error_description, re-authorization, 401', async () => {
+    const error = await caught(() => withRefreshToken('/token/invalid_grant').getAccessToken());
+    expect(isGaxiosError(error)).toBe(true);
+    expect(fake.received(SECRETS.refreshToken)).toBe(true);
+    expectOutcome(error, {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+    });
+  });
+
+  it('invalid_grant on refresh before a request (request())', async () => {
+    const error = await caught(() => withRefreshToken('/token/invalid_grant').request({ url: fake.url('/v1/ok'), retry: false }));
+    expectOutcome(error, {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+    });
+  });
+
+  it('invalid_rapt (ReAuth): the description, never the JSON body GAL puts in message', async () => {
+    const error = await caught(() => withRefreshToken('/token/invalid_rapt').getAccessToken());
+    expect((error as Error).message).toContain('"error_subtype":"invalid_rapt"');
+    expectOutcome(error, {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidRapt}`,
+    });
+  });
+
+  it('unauthorized_client (401)', async () => {
+    expectOutcome(await caught(() => withRefreshToken('/token/unauthorized_client').getAccessToken()), {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (unauthorized_client): ${GOOGLE_MESSAGES.unauthorizedClient}`,
+    });
+  });
+
+  it('invalid_client is not fixed by signing in: an HTTP error of the token endpoint, 401, no re-authorization', async () => {
+    expectOutcome(await caught(() => withRefreshToken('/token/invalid_client').getAccessToken()), {
+      rule: 'google-api-error',
+      status: 401,
+      message: `Google API POST ${fake.origin}/token/invalid_client failed with 401 invalid_client: ${GOOGLE_MESSAGES.invalidClient}`,
+    });
+  });
+
+  it('token endpoint unreachable: network text, no URL', async () => {
+    const c = new gal.OAuth2Client({ clientId: 'x', clientSecret: SECRETS.clientSecret, endpoints: { oauth2TokenUrl: closedToken } });
+    c.setCredentials({ refresh_token: SECRETS.refreshToken });
+    expectOutcome(await caught(() => c.getAccessToken()), {
+      rule: 'google-network',
+      status: 502,
+      message: 'Network error while calling the Google API (ECONNREFUSED).',
+    });
+  });
+
+  it('API 403 through client.request (GAL 9 joins errors[].message): the API message', async () => {
+    const error = await caught(() => withAccessToken().request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
+    expect(fake.received(SECRETS.accessToken)).toBe(true);
+    expectOutcome(error, {
+      rule: 'google-api-error',
+      status: 403,
+      message: `Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+    });
+  });
+
+  it('API 403 with the API key in x-goog-api-key (GAL apiKey, not redacted by gaxios)', async () => {
+    const c = client('/token/ok', { apiKey: SECRETS.apiKey });
+    const error = await caught(() => c.request({ url: fake.url('/v1/forbidden'), retry: false }));
+    expect(fake.requests.some((r) => r.headers['x-goog-api-key'] === SECRETS.apiKey)).toBe(true);
+    expectOutcome(error, {
+      rule: 'google-api-error',
+      status: 403,
+      message: `Google API GET ${fake.origin}/v1/forbidden failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+    });
+  });
+
+  it('insufficient scopes through client.request: re-authorization, 401', async () => {
+    expectOutcome(await caught(() => withAccessToken().request({ url: fake.url('/v1/scopes'), retry: false })), {
+      rule: 'google-insufficient-scopes',
+      status: 401,
+      reauthorize: true,
+      message: `Google API GET ${fake.origin}/v1/scopes failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): ${GOOGLE_MESSAGES.scopes}`,
+    });
+  });
+
+  it('STS invalid_grant: the re-wrapped plain Error (no gaxios symbol) with its clean description', async () => {
+    const subjectFile = join(env.dir, 'subject-token.txt');
+    writeFileSync(subjectFile, 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.c2lnbmF0dXJl');
+    const c = new gal.IdentityPoolClient({
+      type: 'external_account',
+      audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/pool/providers/provider',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: fake.url('/sts/invalid_grant'),
+      credential_source: { file: subjectFile },
+    });
+    const error = await caught(() => c.getAccessToken());
+    expect(isGaxiosError(error)).toBe(false);
+    expect(isHttpClientError(error)).toBe(true);
+    expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.stsInvalidGrant}`);
+    expectOutcome(error, {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.stsInvalidGrant}`,
+    });
+  });
+
+  it('impersonation refused by IAM (GAL rewrites the message to "PERMISSION_DENIED: unable to impersonate: ...")', async () => {
+    const target = 'reports@acme-prod.iam.gserviceaccount.com';
+    const c = new gal.Impersonated({
+      sourceClient: withAccessToken(),
+      targetPrincipal: target,
+      targetScopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      lifetime: 3600,
+      endpoint: fake.url('/iam'),
+    });
+    const error = await caught(() => c.getAccessToken());
+    expect((error as Error).message).toBe(`PERMISSION_DENIED: unable to impersonate: ${GOOGLE_MESSAGES.iamDenied}`);
+    expectOutcome(error, {
+      rule: 'google-api-error',
+      status: 403,
+      message: `Google API POST ${fake.origin}/iam/v1/projects/-/serviceAccounts/${target}:generateAccessToken failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.iamDenied}`,
+    });
+  });
+
+  it('no token at all: request() and getAccessToken() ask to sign in', async () => {
+    expectOutcome(await caught(() => client('/token/ok').request({ url: fake.url('/v1/ok') })), {
+      rule: 'google-sign-in-required',
+      status: 401,
+      reauthorize: true,
+      message: 'No access, refresh token, API key or refresh handler callback is set.',
+    });
+    expectOutcome(await caught(() => client('/token/ok').getAccessToken()), {
+      rule: 'google-sign-in-required',
+      status: 401,
+      reauthorize: true,
+      message: 'No refresh token or refresh handler callback is set.',
+    });
+  });
+
+  it('no Application Default Credentials', async () => {
+    const message =
+      'Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.';
+    expectOutcome(await caught(() => new gal.GoogleAuth().getClient()), { rule: 'google-missing-credentials', status: 500, message });
+    expectOutcome(await caught(() => new gal.GoogleAuth().getAccessToken()), { rule: 'google-missing-credentials', status: 500, message });
+  });
+
+  it('no project id', async () => {
+    expectOutcome(await caught(() => new gal.GoogleAuth().getProjectId()), {
+      rule: 'google-missing-credentials',
+      status: 500,
+      message:
+        'Unable to detect a Project Id in the current environment. To learn more about authentication and Google APIs, visit: https://cloud.google.com/docs/authentication/getting-started',
+    });
+  });
+
+  it('GOOGLE_APPLICATION_CREDENTIALS file missing (an ENOENT error): GAL text, without the path', async () => {
+    const secretDir = join(env.dir, 'customer-acme-secrets');
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(secretDir, 'service-account.json');
+    const error = await caught(() => new gal.GoogleAuth().getClient());
+    expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect((error as Error).message).toContain(secretDir);
+    const outcome = expectOutcome(error, {
+      rule: 'google-missing-credentials',
+      status: 500,
+      message: options.credentialFilePrefix
+        ? `${GAC_PREFIX}the file does not exist or is not a file (ENOENT).`
+        : 'Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).',
+    });
+    expect(outcome.message).not.toContain('customer-acme-secrets');
+  });
+
+  it('GOOGLE_APPLICATION_CREDENTIALS file incomplete', async () => {
+    const file = join(env.dir, 'incomplete.json');
+    writeFileSync(file, JSON.stringify({ type: 'authorized_user', client_id: 'x', refresh_token: SECRETS.refreshToken }));
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
+    expectOutcome(await caught(() => new gal.GoogleAuth().getClient()), {
+      rule: 'google-missing-credentials',
+      status: 500,
+      message: `${options.credentialFilePrefix ? GAC_PREFIX : ''}The incoming JSON object does not contain a client_secret field`,
+    });
+  });
+
+  it('GOOGLE_APPLICATION_CREDENTIALS file not JSON: never its content', async () => {
+    mkdirSync(join(env.dir, 'keys'));
+    const file = join(env.dir, 'keys', 'broken.json');
+    writeFileSync(file, `{"type": "authorized_user", "refresh_token": "${SECRETS.refreshToken}`);
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
+    const error = await caught(() => new gal.GoogleAuth().getClient());
+    expect((error as Error).name).toBe('SyntaxError');
+    if (options.credentialFilePrefix) {
+      expectOutcome(error, { rule: 'google-missing-credentials', status: 500, message: `${GAC_PREFIX}the file is not valid JSON.` });
+    } else {
+      // GAL 9 throws JSON.parse's bare SyntaxError: nothing marks it as GAL's, so it stays a masked crash.
+      const { classification, text, records } = render(error);
+      expect(classification.kind).toBe('crash');
+      expect(text).toMatch(/^Error executing tool drive_get \(reference [0-9a-f]{12}\)$/);
+      expectNoSecrets(text, JSON.stringify(records));
+    }
+  });
+}

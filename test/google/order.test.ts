@@ -1,0 +1,90 @@
+/**
+ * Why `googleRules` go before `coreRules`, shown on real errors: the cause walk is node-outer, rule-inner, so a core
+ * rule that accepts the outermost error wins over a Google rule listed after it. And why putting the Google rules first
+ * takes nothing from the core rules: deliberate errors still win, and unvetted wrappers still show the Google text.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { classifyError, coreRules, createErrorPolicy, ToolError, type AnticipatedClassification } from '../../src/index.js';
+import { googleRules } from '../../src/google/index.js';
+import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import type { GaxiosModule } from './gaxios-suite.js';
+import type { GalModule } from './gal-suite.js';
+import { caught, expectOutcome, isolateGoogleEnvironment, REAUTHORIZE, SECRETS } from './support.js';
+
+const googleFirst = createErrorPolicy({ rules: [...googleRules, ...coreRules], reauthorize: REAUTHORIZE, logger: () => undefined });
+const coreFirst = createErrorPolicy({ rules: [...coreRules, ...googleRules], reauthorize: REAUTHORIZE, logger: () => undefined });
+
+function anticipated(error: unknown, policy: typeof googleFirst): AnticipatedClassification {
+  const c = classifyError(error, policy);
+  expect(c.kind).toBe('anticipated');
+  return c as AnticipatedClassification;
+}
+
+describe('rule order', () => {
+  let fake: FakeGoogle;
+  let gaxios7: GaxiosModule;
+  let gal10: GalModule;
+  let env: { dir: string; restore: () => void };
+
+  beforeAll(async () => {
+    fake = await startFakeGoogle();
+    gaxios7 = (await import('gaxios7')) as unknown as GaxiosModule;
+    gal10 = (await import('google-auth-library10')) as unknown as GalModule;
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    env = isolateGoogleEnvironment(new URL(fake.origin).host);
+  });
+  afterEach(() => {
+    env.restore();
+  });
+
+  it('googleRules is frozen, its names are unique, and createErrorPolicy accepts it without allowCatchAll', () => {
+    expect(Object.isFrozen(googleRules)).toBe(true);
+    expect(new Set(googleRules.map((r) => r.name)).size).toBe(googleRules.length);
+    expect(googleRules.every((r) => r.level === 'warn')).toBe(true);
+    expect(() => createErrorPolicy({ rules: [...googleRules, ...coreRules] })).not.toThrow();
+  });
+
+  it('a missing GOOGLE_APPLICATION_CREDENTIALS file (an ENOENT re-worded by GAL) reaches the Google rule in either order', async () => {
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(env.dir, 'nowhere', 'key.json');
+    const error = await caught(() => new gal10.GoogleAuth().getClient());
+    expect((error as { code?: string }).code).toBe('ENOENT');
+    expect(anticipated(error, coreFirst).rule.name).toBe('google-missing-credentials');
+    expect(anticipated(error, googleFirst).rule.name).toBe('google-missing-credentials');
+    expect(anticipated(error, coreFirst).message).toBe(anticipated(error, googleFirst).message);
+  });
+
+  it('a gaxios network failure carries its code on the outermost error: after coreRules the core network rule takes it', async () => {
+    const error = await caught(async () => gaxios7.request({ url: await closedPortUrl(`/v1?key=${SECRETS.apiKey}`), retry: false }));
+    expect(anticipated(error, coreFirst).rule.name).toBe('network');
+    expect(anticipated(error, googleFirst).message).toBe('Network error while calling the Google API (ECONNREFUSED).');
+  });
+
+  it('Google rules first still leave a deliberate ToolError to the core rule, even when it wraps a gaxios error', async () => {
+    const gaxiosError = await caught(() => gaxios7.request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
+    const deliberate = new ToolError('You cannot open that spreadsheet.', { cause: gaxiosError });
+    const c = anticipated(deliberate, googleFirst);
+    expect(c.rule.name).toBe('deliberate');
+    expect(c.message).toBe('You cannot open that spreadsheet.');
+  });
+
+  it('an unvetted wrapper around a gaxios error shows the Google text, never the wrapper’s', async () => {
+    const gaxiosError = await caught(() => gaxios7.request({ url: fake.url(`/v1/missing?key=${SECRETS.apiKey}`), retry: false }));
+    const wrapper = new Error(`sync of ${SECRETS.apiKey} failed`, { cause: gaxiosError });
+    expectOutcome(wrapper, {
+      rule: 'google-api-error',
+      status: 404,
+      message: `Google API GET ${fake.origin}/v1/missing?key=[REDACTED] failed with 404 NOT_FOUND: ${GOOGLE_MESSAGES.notFound}`,
+    });
+  });
+
+  it('HTTP errors need no particular order: no core rule accepts them', async () => {
+    const error = await caught(() => gaxios7.request({ url: fake.url('/v1/scopes'), retry: false }));
+    expect(anticipated(error, coreFirst).rule.name).toBe('google-insufficient-scopes');
+    expect(anticipated(error, googleFirst).rule.name).toBe('google-insufficient-scopes');
+  });
+});

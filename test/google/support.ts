@@ -1,0 +1,153 @@
+/**
+ * Shared pieces of the Google rule tests: planted secrets, the policy under test (Google rules first, then the core
+ * rules, with a capturing logger), and one call that classifies a real error and renders it as the client would see it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import {
+  classifyError,
+  coreRules,
+  createErrorPolicy,
+  toToolResult,
+  type AnticipatedClassification,
+  type Classification,
+  type ErrorPolicy,
+  type LogRecord,
+} from '../../src/index.js';
+import { googleRules } from '../../src/google/index.js';
+import { ISSUED_ACCESS_TOKEN } from '../support/fake-google.js';
+
+/** Node's major version: gaxios 8 and google-auth-library 11 need 22 or later. */
+export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+/** Secrets planted in requests; none may come back in client text or log records. */
+export const SECRETS = {
+  apiKey: 'AIzaSyD-PLANTEDfake0KEY1fake2KEY3fake4K',
+  accessToken: 'ya29.a0AfB_PLANTEDaccessTOKEN0123456789abcdef',
+  refreshToken: '1//0gPLANTEDrefreshTOKEN-0123456789abcdef',
+  clientSecret: 'GOCSPX-PLANTEDclientSECRET0123456789',
+  issuedAccessToken: ISSUED_ACCESS_TOKEN,
+} as const;
+
+/** The re-authorization text of the policy under test. */
+export const REAUTHORIZE = 'Sign in again: run `acme auth login`.';
+
+/** The tool name used for client texts. */
+export const TOOL = 'drive_get';
+
+/** A policy with the recommended order, `[...googleRules, ...coreRules]`, and the records it logs. */
+export function newPolicy(): { policy: ErrorPolicy; records: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const policy = createErrorPolicy({
+    rules: [...googleRules, ...coreRules],
+    reauthorize: REAUTHORIZE,
+    logger: (record: LogRecord) => records.push(record),
+  });
+  return { policy, records };
+}
+
+/** Runs `fn` and returns what it threw; fails the test when it does not throw. */
+export async function caught(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** What one failure becomes: its classification, the tool result text, and the log records written for it. */
+export interface Rendered {
+  readonly classification: Classification;
+  readonly text: string;
+  readonly records: readonly LogRecord[];
+}
+
+/** Classifies `error` and renders it as a tool result through the policy under test (which logs once). */
+export function render(error: unknown): Rendered {
+  const { policy, records } = newPolicy();
+  const classification = classifyError(error, policy);
+  const result = toToolResult(error, TOOL, policy);
+  const first = result.content[0];
+  return { classification, text: first?.text ?? '', records };
+}
+
+/** Asserts that no planted secret appears in any of `texts`. */
+export function expectNoSecrets(...texts: string[]): void {
+  const all = texts.join('\n');
+  for (const [name, secret] of Object.entries(SECRETS)) {
+    expect(all.includes(secret), `${name} leaked`).toBe(false);
+  }
+}
+
+/** Expected outcome of one case. */
+export interface Expected {
+  readonly rule: string;
+  readonly status: number;
+  readonly message: string;
+  readonly reauthorize?: boolean;
+}
+
+/**
+ * Classifies a real error and asserts the rule, status, exact client text (of the classification, of the tool result
+ * and of the log record) and that no planted secret reaches the client or the log.
+ */
+export function expectOutcome(error: unknown, expected: Expected): AnticipatedClassification {
+  const { classification, text, records } = render(error);
+  expect(classification.kind).toBe('anticipated');
+  const anticipated = classification as AnticipatedClassification;
+  const message = expected.reauthorize === true ? `${expected.message}\n\n${REAUTHORIZE}` : expected.message;
+  expect(anticipated.rule.name).toBe(expected.rule);
+  expect(anticipated.message).toBe(message);
+  expect(anticipated.status).toBe(expected.status);
+  expect(anticipated.level).toBe('warn');
+  expect(anticipated.reauthorize).toBe(expected.reauthorize === true);
+  expect(text).toBe(`Error executing tool ${TOOL}: ${message}`);
+  expect(records).toHaveLength(1);
+  expect(records[0]?.level).toBe('warn');
+  expect(records[0]?.rule).toBe(expected.rule);
+  expect(records[0]?.status).toBe(expected.status);
+  expectNoSecrets(text, JSON.stringify(records));
+  return anticipated;
+}
+
+/**
+ * Points google-auth-library's environment at nothing: no ADC file, no gcloud config, no metadata server (detection
+ * off, and its host `metadataHost`, a local address, should anything still ask). Returns a function that restores the
+ * environment.
+ */
+export function isolateGoogleEnvironment(metadataHost: string): { dir: string; restore: () => void } {
+  const keys = [
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'google_application_credentials',
+    'METADATA_SERVER_DETECTION',
+    'GCE_METADATA_HOST',
+    'GCE_METADATA_IP',
+    'CLOUDSDK_CONFIG',
+    'HOME',
+    'GCLOUD_PROJECT',
+    'GOOGLE_CLOUD_PROJECT',
+    'gcloud_project',
+    'google_cloud_project',
+  ] as const;
+  const saved = new Map<string, string | undefined>(keys.map((key) => [key, process.env[key]]));
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-error-policy-google-'));
+  for (const key of keys) Reflect.deleteProperty(process.env, key);
+  process.env['METADATA_SERVER_DETECTION'] = 'none';
+  process.env['GCE_METADATA_HOST'] = metadataHost;
+  process.env['GCE_METADATA_IP'] = metadataHost;
+  process.env['CLOUDSDK_CONFIG'] = dir;
+  process.env['HOME'] = dir;
+  return {
+    dir,
+    restore: () => {
+      for (const [key, value] of saved) {
+        if (value === undefined) Reflect.deleteProperty(process.env, key);
+        else process.env[key] = value;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** redactUrl: credentials never survive, whatever the query looks like. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/google/index.js';
+import { MAX_URL_LENGTH } from '../../src/google/url.js';
+
+describe('redactUrl', () => {
+  it('redacts key=, access_token=, token=, client_secret= and other credential parameters; keeps the rest', () => {
+    expect(
+      redactUrl(
+        'https://sheets.googleapis.com/v4/spreadsheets/abc/values/A1?key=AIzaSyFAKE&alt=json&access_token=ya29.x&token=t&client_secret=s&refresh_token=1//r&pageToken=p&fields=id#frag',
+      ),
+    ).toBe(
+      'https://sheets.googleapis.com/v4/spreadsheets/abc/values/A1?key=[REDACTED]&alt=json&access_token=[REDACTED]&token=[REDACTED]&client_secret=[REDACTED]&refresh_token=[REDACTED]&pageToken=[REDACTED]&fields=id',
+    );
+  });
+
+  it('drops user info and fragments', () => {
+    expect(redactUrl('https://user:hunter2@example.com/path?q=1#access_token=ya29.x')).toBe('https://example.com/path?q=1');
+  });
+
+  it('matches parameter names case-insensitively and percent-decoded', () => {
+    expect(redactUrl('https://x.test/p?KEY=a&Access%5FToken=b&X-Goog-Signature=c&api-key=d')).toBe(
+      'https://x.test/p?KEY=[REDACTED]&Access%5FToken=[REDACTED]&X-Goog-Signature=[REDACTED]&api-key=[REDACTED]',
+    );
+  });
+
+  it('keeps only the part before the query of text that is not a URL', () => {
+    expect(redactUrl('/relative/path with space?key=AIzaSyFAKE')).toBe('/relative/path%20with%20space');
+  });
+
+  it('is bounded', () => {
+    expect(redactUrl(`https://x.test/${'a'.repeat(5000)}`).length).toBeLessThanOrEqual(MAX_URL_LENGTH);
+  });
+
+  it('never lets the value of a credential parameter through (property)', () => {
+    const names = fc.constantFrom('key', 'access_token', 'refresh_token', 'id_token', 'token', 'client_secret', 'api_key', 'pageToken');
+    const value = fc.stringMatching(/^[A-Za-z0-9._~-]{12,40}$/);
+    const other = fc.array(fc.tuple(fc.constantFrom('alt', 'fields', 'q', 'range'), fc.stringMatching(/^[a-z]{1,8}$/)), { maxLength: 4 });
+    fc.assert(
+      fc.property(names, value, other, other, (name, secret, before, after) => {
+        const query = [...before.map(([k, v]) => `${k}=${v}`), `${name}=${secret}`, ...after.map(([k, v]) => `${k}=${v}`)].join('&');
+        const out = redactUrl(`https://www.googleapis.com/drive/v3/files?${query}`);
+        expect(out).not.toContain(secret);
+        expect(out).toContain(`${name}=[REDACTED]`);
+      }),
+    );
+  });
+});
