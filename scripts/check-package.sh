@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .tmp
 rm -f .tmp/mcp-error-policy-*.tgz
-tarball=".tmp/$(npm pack --silent --pack-destination .tmp)"
+tarball=".tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
 echo "packed $tarball ($(wc -c < "$tarball") bytes)"
 npx publint --strict
 # node10 resolution has no subpath exports, so only the node16 and bundler profiles apply to ./google.

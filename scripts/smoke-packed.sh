@@ -6,11 +6,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 mkdir -p .tmp
 rm -f .tmp/mcp-error-policy-*.tgz
-tarball="$root/.tmp/$(npm pack --silent --pack-destination .tmp)"
+[ -f dist/index.mjs ] || npm run build --silent
+tarball="$root/.tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
 project="$(mktemp -d)"
 trap 'rm -rf "$project"' EXIT
-sdk="$(node -p "require('@modelcontextprotocol/sdk/package.json').version")"
-zod="$(node -p "require('zod/package.json').version")"
+sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version")"
+zod="$(node -p "require('./node_modules/zod/package.json').version")"
 cd "$project"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null

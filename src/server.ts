@@ -179,9 +179,15 @@ function setIfChanged(entry: Entry, key: string, value: Fn): void {
   if (entry[key] !== value) entry[key] = value;
 }
 
+/** Where a registered tool keeps its callback: `handler` (SDK 1.24 and later, v2), `callback` (SDK 1.23 and older). */
+function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
+  return 'handler' in entry ? 'handler' : 'callback';
+}
+
 /** Puts a registered tool under the policy. Task tools (an object handler with `createTask`) are left alone. */
 function coverTool(ctx: Context, entry: Entry): void {
-  const handler = entry['handler'];
+  const key = toolCallbackKey(entry);
+  const handler = entry[key];
   if (typeof handler !== 'function') return;
   const name = names.get(entry);
   const executor = entry['executor'];
@@ -195,7 +201,7 @@ function coverTool(ctx: Context, entry: Entry): void {
     setIfChanged(entry, 'executor', own(ctx, executor as Fn, 'tool', name));
     return;
   }
-  setIfChanged(entry, 'handler', own(ctx, handler as Fn, 'tool', name));
+  setIfChanged(entry, key, own(ctx, handler as Fn, 'tool', name));
 }
 
 function coverResource(ctx: Context, entry: Entry): void {
@@ -225,7 +231,7 @@ function cover(ctx: Context, entry: Entry, kind: EntryKind): void {
 
 /** The wrapped callback an entry was last given through a patched method, if any (for re-naming). */
 function givenCallback(entry: Entry, kind: EntryKind): unknown {
-  if (kind === 'tool') return entry['handler'];
+  if (kind === 'tool') return entry[toolCallbackKey(entry)];
   if (typeof entry['callback'] === 'function') return entry['callback'];
   return promptCallbacks.get(entry);
 }

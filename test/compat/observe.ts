@@ -1,0 +1,74 @@
+/**
+ * Observing one call of the compatibility table: what the client got (result or JSON-RPC error, reference ids
+ * normalised) and the log records it produced. Imports no SDK, so that SDK v1 and v2 runs share it.
+ */
+import type { LogRecord } from '../../src/index.js';
+import { normaliseReferences, type ExpectedWire, type Scenario } from './scenarios.js';
+
+/** What a client got from one call. */
+export interface Observed {
+  /** The text (and isError) of a result, or the code and message of a JSON-RPC error; references as `<ref>`. */
+  readonly wire: ExpectedWire;
+  /** The whole result or error as JSON, references as `<ref>`: compared byte for byte across transports. */
+  readonly json: string;
+  /** The same JSON with the real reference ids. */
+  readonly rawJson: string;
+}
+
+/** One log record as observed: the full record in-process, the stderr text for the subprocess. */
+export interface ObservedRecord {
+  /** `[mcp-error-policy] LEVEL <message>`: what both kinds of observation share. */
+  readonly line: string;
+  readonly record?: LogRecord;
+}
+
+export interface RunningTransport {
+  readonly id: string;
+  call(scenario: Scenario): Promise<{ observed: Observed; records: ObservedRecord[] }>;
+  close(): Promise<void>;
+}
+
+/** The client calls the table makes (SDK v1 and v2 clients both have them). */
+export interface LooseClient {
+  callTool(params: { name: string; arguments: Record<string, string> }): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<unknown>;
+}
+
+/** Calls `scenario` through `client` and captures what came back, result or error. */
+export async function observe(client: LooseClient, scenario: Scenario): Promise<Observed> {
+  let raw: unknown;
+  let wire: ExpectedWire;
+  try {
+    if (scenario.kind === 'tool') {
+      raw = await client.callTool({ name: scenario.id, arguments: { ...scenario.args } });
+    } else if (scenario.kind === 'resource') {
+      raw = await client.readResource({ uri: scenario.uri ?? `compat://sheets/${scenario.id}` });
+    } else {
+      raw = await client.getPrompt({ name: scenario.id, ...(scenario.args === undefined ? {} : { arguments: { ...scenario.args } }) });
+    }
+    const result = raw as { content?: { type: string; text?: string }[]; isError?: boolean };
+    const first = result.content?.[0];
+    wire = { result: { text: normaliseReferences(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw)), isError: result.isError === true } };
+  } catch (error) {
+    const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+    raw = { code, message, data };
+    wire = { error: { code: typeof code === 'number' ? code : NaN, message: normaliseReferences(String(message)) } };
+  }
+  const rawJson = JSON.stringify(raw);
+  return { wire, json: normaliseReferences(rawJson), rawJson };
+}
+
+export function lineOf(record: LogRecord): string {
+  return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}`;
+}
+
+/** Calls through `client`, taking the records the call appended to `records`. */
+export function inProcessCall(client: LooseClient, records: LogRecord[]) {
+  return async (scenario: Scenario) => {
+    const before = records.length;
+    const observed = await observe(client, scenario);
+    return { observed, records: records.slice(before).map((record) => ({ line: lineOf(record), record })) };
+  };
+}
+
