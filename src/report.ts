@@ -51,7 +51,8 @@ function stackText(error: unknown, policy: ErrorPolicy): string {
   const seen = new Set<unknown>([error]);
   let current = error;
   for (let depth = 0; depth < MAX_CAUSES; depth += 1) {
-    const next = linkedErrors(current, 1).find((e) => !seen.has(e));
+    // Only errors (values with a stack): gaxios 7 puts the plain response-body object in `cause`, which is no error.
+    const next = linkedErrors(current, 1).find((e) => !seen.has(e) && stackOf(e) !== undefined);
     if (next === undefined) break;
     seen.add(next);
     lines.push(`  caused by: ${errorLabel(next)} ${quoteForLog(messageOf(next), policy.maxMessageLength, policy.redact)}`);

@@ -1,0 +1,196 @@
+/**
+ * examples/google-server.ts over stdio, twice: with mcp-error-policy (the default) and with MCP_ERROR_POLICY=off (the
+ * SDK's own behaviour, which the demo shows first). The server calls the fake Google on 127.0.0.1 through the real
+ * gaxios 7 and google-auth-library 10; every client text and every stderr record is checked exactly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPortUrl, GOOGLE_MESSAGES, ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { startExample, type RunningExample } from '../support/stdio.js';
+
+/** The fake credentials planted by examples/google-server.ts. */
+const API_KEY = 'AIzaSyDEMO-fakeKey-0123456789abcdefghij';
+const REFRESH_TOKEN = '1//0gDEMO-fakeRefreshToken-0123456789';
+const CLIENT_SECRET = 'GOCSPX-DEMO-fakeClientSecret-012345';
+const SECRETS = [API_KEY, REFRESH_TOKEN, CLIENT_SECRET, ISSUED_ACCESS_TOKEN];
+const REAUTHORIZE = 'Sign in again: run `sheets-mcp auth login`.';
+
+let fake: FakeGoogle;
+let calendar: string;
+let withPolicy: RunningExample;
+let withoutPolicy: RunningExample;
+
+beforeAll(async () => {
+  fake = await startFakeGoogle();
+  calendar = await closedPortUrl('');
+  const env = { GOOGLE_API_BASE: fake.origin, CALENDAR_API_BASE: calendar };
+  [withPolicy, withoutPolicy] = await Promise.all([
+    startExample('examples/google-server.ts', env),
+    startExample('examples/google-server.ts', { ...env, MCP_ERROR_POLICY: 'off' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([withPolicy?.close(), withoutPolicy?.close()]);
+  await fake?.close();
+});
+
+async function toolText(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+  const result = await example.client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  expect(result.structuredContent).toBeUndefined();
+  return { text: content[0]!.text, isError: result.isError === true };
+}
+
+/** Waits for the one record a failure writes after `before`, and returns its lines. */
+async function recordAfter(example: RunningExample, before: number): Promise<string[]> {
+  await example.waitForStderr((all) => all.length > before && all.endsWith('\n'));
+  // A record is one write; give a split read a moment to complete before reading it.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return example.stderr().slice(before).trimEnd().split('\n');
+}
+
+/** A warn/error record: the headline, then stack frames, with `causes` as its "caused by" lines, in order. */
+function expectRecord(lines: string[], headline: string, causes: string[]): void {
+  expect(lines[0]).toBe(headline);
+  const rest = lines.slice(1);
+  expect(rest.filter((line) => line.startsWith('  caused by: '))).toEqual(causes);
+  expect(rest.filter((line) => !line.startsWith('  caused by: ')).every((line) => line.startsWith('    at '))).toBe(true);
+  expect(rest.filter((line) => line.startsWith('    at ')).length).toBeGreaterThan(0);
+}
+
+function expectNoSecrets(text: string): void {
+  for (const secret of SECRETS) expect(text.includes(secret), secret).toBe(false);
+}
+
+describe('examples/google-server.ts with mcp-error-policy', () => {
+  it('answers a good call and logs nothing', async () => {
+    expect(await toolText(withPolicy, 'find_sheet', { name: 'Q2' })).toEqual({ text: 'Q2', isError: false });
+    expect(await withPolicy.client.readResource({ uri: 'sheet://budget' })).toEqual({
+      contents: [{ uri: 'sheet://budget', text: '{"title":"Budget","sheets":["Q1","Q2","Q3","Q4"]}' }],
+    });
+    expect(withPolicy.stderr()).toBe('');
+  });
+
+  it('deliberate: the ToolError text, one info line without a stack', async () => {
+    const before = withPolicy.stderr().length;
+    expect(await toolText(withPolicy, 'find_sheet', { name: 'Q5' })).toEqual({
+      isError: true,
+      text: 'Error executing tool find_sheet: No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)',
+    });
+    expect(await recordAfter(withPolicy, before)).toEqual([
+      '[mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"',
+    ]);
+  });
+
+  it('crash: only a reference for the client; the TypeError and its stack on stderr under the same reference', async () => {
+    const before = withPolicy.stderr().length;
+    const { text, isError } = await toolText(withPolicy, 'summarize_sheet');
+    expect(isError).toBe(true);
+    const reference = /^Error executing tool summarize_sheet \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
+    expect(reference, text).toBeDefined();
+    const lines = await recordAfter(withPolicy, before);
+    expectRecord(lines, `[mcp-error-policy] ERROR tool "summarize_sheet" crashed (reference ${reference}): TypeError "Cannot read properties of undefined (reading '0')"`, []);
+    expect(lines[1]).toMatch(/^ {4}at .*examples\/google-server\.ts:\d+:\d+\)?$/);
+  });
+
+  it('Google 403: the API message and the URL without its key; a warn record whose causes are scrubbed', async () => {
+    const before = withPolicy.stderr().length;
+    expect(await toolText(withPolicy, 'share_sheet')).toEqual({
+      isError: true,
+      text: `Error executing tool share_sheet: Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+    });
+    expectRecord(
+      await recordAfter(withPolicy, before),
+      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error): Error "${GOOGLE_MESSAGES.permissionDenied}"`,
+      [],
+    );
+  });
+
+  it('revoked token: the OAuth description and the re-authorization text', async () => {
+    const before = withPolicy.stderr().length;
+    expect(await toolText(withPolicy, 'list_files')).toEqual({
+      isError: true,
+      text: `Error executing tool list_files: Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}\n\n${REAUTHORIZE}`,
+    });
+    expectRecord(await recordAfter(withPolicy, before), '[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh): Error "invalid_grant"', []);
+  });
+
+  it('quota: the message, the reason and the retry-after delay', async () => {
+    const before = withPolicy.stderr().length;
+    expect(await toolText(withPolicy, 'read_range')).toEqual({
+      isError: true,
+      text: `Error executing tool read_range: Google API GET ${fake.origin}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${GOOGLE_MESSAGES.quota} Retry after 30 seconds.`,
+    });
+    expectRecord(
+      await recordAfter(withPolicy, before),
+      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota): Error "${GOOGLE_MESSAGES.quota}"`,
+      [],
+    );
+  });
+
+  it('network: the code only; the log keeps the URL with the key redacted', async () => {
+    const before = withPolicy.stderr().length;
+    expect(await toolText(withPolicy, 'list_holidays')).toEqual({
+      isError: true,
+      text: 'Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
+    });
+    const port = new URL(calendar).port;
+    const message = `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=[REDACTED] failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`;
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_holidays" failed (rule google-network): Error "${message}"`, [
+      `  caused by: FetchError "${message}"`,
+    ]);
+  });
+
+  it('resource not found: JSON-RPC -32002 with the text, one info line', async () => {
+    const before = withPolicy.stderr().length;
+    await expect(withPolicy.client.readResource({ uri: 'sheet://nope' })).rejects.toMatchObject({
+      code: -32002,
+      message: 'MCP error -32002: No spreadsheet with id nope',
+    });
+    expect(await recordAfter(withPolicy, before)).toEqual([
+      '[mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"',
+    ]);
+  });
+
+  it('logged each failure once, and no planted secret reached stderr, although the fake Google received all of them', () => {
+    const headlines = withPolicy.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy] '));
+    expect(headlines).toHaveLength(7);
+    expectNoSecrets(withPolicy.stderr());
+    expect(fake.received(`key=${API_KEY}`)).toBe(true);
+    expect(fake.received(`Bearer ${ISSUED_ACCESS_TOKEN}`)).toBe(true);
+    expect(fake.received(`refresh_token=${REFRESH_TOKEN}`)).toBe(true);
+    expect(fake.received(`client_secret=${CLIENT_SECRET}`)).toBe(true);
+  });
+});
+
+describe('examples/google-server.ts with MCP_ERROR_POLICY=off (the SDK default the demo compares with)', () => {
+  it('sends each error message as it is, leaks the API key of a network failure, and logs nothing', async () => {
+    const port = new URL(calendar).port;
+    const seen = {
+      find_sheet: await toolText(withoutPolicy, 'find_sheet', { name: 'Q5' }),
+      summarize_sheet: await toolText(withoutPolicy, 'summarize_sheet'),
+      share_sheet: await toolText(withoutPolicy, 'share_sheet'),
+      list_files: await toolText(withoutPolicy, 'list_files'),
+      read_range: await toolText(withoutPolicy, 'read_range'),
+      list_holidays: await toolText(withoutPolicy, 'list_holidays'),
+    };
+    expect(seen).toEqual({
+      find_sheet: { isError: true, text: 'No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)' },
+      summarize_sheet: { isError: true, text: "Cannot read properties of undefined (reading '0')" },
+      share_sheet: { isError: true, text: GOOGLE_MESSAGES.permissionDenied },
+      list_files: { isError: true, text: 'invalid_grant' },
+      read_range: { isError: true, text: GOOGLE_MESSAGES.quota },
+      list_holidays: {
+        isError: true,
+        text: `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=${API_KEY} failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`,
+      },
+    });
+    await expect(withoutPolicy.client.readResource({ uri: 'sheet://nope' })).rejects.toMatchObject({
+      code: -32603,
+      message: 'MCP error -32603: No spreadsheet with id nope',
+    });
+    // Nothing arrives on stderr, however long one waits; a record from the policy would be there well within this.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(withoutPolicy.stderr()).toBe('');
+  });
+});
