@@ -4,7 +4,8 @@
  */
 import { defaultPolicy, isHttpStatus, type ErrorPolicy } from './policy.js';
 import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
-import { describeThrown, linkedErrors, messageOf } from './read.js';
+import { errorChain } from './chain.js';
+import { describeThrown, messageOf } from './read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './text.js';
@@ -12,11 +13,7 @@ import { safeText } from './text.js';
 /** JSON-RPC "internal error". */
 export const INTERNAL_ERROR_CODE = -32603;
 
-/** Most errors visited on one cause chain; past it the walk stops (and an unmatched failure is a crash). */
-export const MAX_CHAIN_NODES = 128;
-
-/** Most members of one `errors` array visited. */
-const MAX_ERRORS_MEMBERS = 16;
+export { MAX_CHAIN_NODES } from './chain.js';
 
 /** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
 export interface ProtocolClassification {
@@ -88,18 +85,9 @@ function accepts(rule: ErrorRule, error: unknown): boolean {
 
 /** Finds the first rule accepting the thrown value or, breadth-first, an error on its cause chain. */
 function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRule; matched: unknown } | undefined {
-  const queue: unknown[] = [error];
-  const seen = new Set<unknown>();
-  for (let i = 0; i < queue.length && i < MAX_CHAIN_NODES; i += 1) {
-    const node = queue[i];
+  for (const node of errorChain(error)) {
     for (const rule of rules) {
       if (accepts(rule, node)) return { rule, matched: node };
-    }
-    for (const linked of linkedErrors(node, MAX_ERRORS_MEMBERS)) {
-      if (!seen.has(linked) && linked !== error) {
-        seen.add(linked);
-        queue.push(linked);
-      }
     }
   }
   return undefined;

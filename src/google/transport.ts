@@ -5,7 +5,10 @@
  * (`GaxiosError -> TypeError('fetch failed') -> Error{code}`); gaxios 7 marks a timeout only through
  * `config.signal.reason.name`. So the error's `cause` / `error` / `errors[]` links are walked, bounded and cycle-safe.
  */
-import { linkedErrors, readProp, readString } from '../read.js';
+import { errorChain } from '../chain.js';
+import { readProp, readString } from '../read.js';
+import { isNetworkCode } from '../rules/codes.js';
+import { isAbortShape, isTimeoutError } from '../rules/timeout.js';
 import { httpStatusOf, isGoogleHttpError } from './gaxios.js';
 
 /** Most errors looked at below one failure. */
@@ -14,54 +17,12 @@ const MAX_NODES = 16;
 /** Most members of one `errors` array looked at. */
 const MAX_MEMBERS = 4;
 
-/** System and library codes of network failures (timeouts excepted). */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'ENETDOWN',
-  'EPIPE',
-  'ECONNABORTED',
-  'EPROTO',
-  'EADDRNOTAVAIL',
-  'ERR_STREAM_PREMATURE_CLOSE',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-]);
+/** Codes of timeouts besides those of {@link isTimeoutError}. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
-/** Codes of timeouts. */
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'TimeoutError']);
-
-/**
- * The error and the errors it wraps (`cause`, `error`, `errors[]`), breadth-first, at most 16, each once.
- *
- * @example
- * ```ts
- * errorChain(gaxios8NativeFetchError); // [GaxiosError, TypeError('fetch failed'), Error{ code: 'ECONNREFUSED' }]
- * ```
- */
-export function errorChain(error: unknown): unknown[] {
-  const nodes: unknown[] = [error];
-  const seen = new Set<unknown>([error]);
-  for (let i = 0; i < nodes.length && nodes.length < MAX_NODES; i += 1) {
-    for (const linked of linkedErrors(nodes[i], MAX_MEMBERS)) {
-      if (seen.has(linked)) continue;
-      seen.add(linked);
-      nodes.push(linked);
-      if (nodes.length >= MAX_NODES) break;
-    }
-  }
-  return nodes;
+/** The error and the errors it wraps, breadth-first, at most 16, each once. */
+function chainOf(error: unknown): unknown[] {
+  return [...errorChain(error, MAX_NODES, MAX_MEMBERS)];
 }
 
 /** A node's string code: `code`, else node-fetch's string `errno`. */
@@ -69,28 +30,9 @@ function codeOf(node: unknown): string | undefined {
   return readString(node, 'code') ?? readString(node, 'errno');
 }
 
-function isNetworkCode(code: string | undefined): code is string {
-  if (code === undefined) return false;
-  return NETWORK_CODES.has(code) || (code.startsWith('UND_ERR_') && !code.endsWith('_TIMEOUT'));
-}
-
 function isTimeoutNode(node: unknown): boolean {
   const code = codeOf(node);
-  return (
-    readString(node, 'name') === 'TimeoutError' ||
-    (code !== undefined && (TIMEOUT_CODES.has(code) || (code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT')))) ||
-    readString(node, 'type') === 'request-timeout'
-  );
-}
-
-function isAbortNode(node: unknown): boolean {
-  const code = codeOf(node);
-  return (
-    readString(node, 'name') === 'AbortError' ||
-    code === 'AbortError' ||
-    code === 'ABORT_ERR' ||
-    readString(node, 'type') === 'aborted'
-  );
+  return isTimeoutError(node) || (code !== undefined && TIMEOUT_CODES.has(code));
 }
 
 /**
@@ -116,7 +58,7 @@ export function isGoogleTransportError(error: unknown): boolean {
  */
 export function isTimedOut(error: unknown): boolean {
   const reason = readProp(readProp(readProp(error, 'config'), 'signal'), 'reason');
-  return readString(reason, 'name') === 'TimeoutError' || errorChain(error).some(isTimeoutNode);
+  return readString(reason, 'name') === 'TimeoutError' || chainOf(error).some(isTimeoutNode);
 }
 
 /**
@@ -128,7 +70,7 @@ export function isTimedOut(error: unknown): boolean {
  * ```
  */
 export function isAborted(error: unknown): boolean {
-  return !isTimedOut(error) && errorChain(error).some(isAbortNode);
+  return !isTimedOut(error) && chainOf(error).some(isAbortShape);
 }
 
 /**
@@ -140,7 +82,7 @@ export function isAborted(error: unknown): boolean {
  * ```
  */
 export function networkCodeOf(error: unknown): string | undefined {
-  for (const node of errorChain(error)) {
+  for (const node of chainOf(error)) {
     const code = codeOf(node);
     if (isNetworkCode(code)) return code;
   }

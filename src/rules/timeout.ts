@@ -17,7 +17,8 @@ export function isTimeoutError(error: unknown): boolean {
   );
 }
 
-function isAbortShape(error: unknown): boolean {
+/** True for anything shaped like an abort (`AbortError`, `ABORT_ERR`, node-fetch `type: 'aborted'`), timeouts included. */
+export function isAbortShape(error: unknown): boolean {
   const code = stringCode(error);
   return (
     readString(error, 'name') === 'AbortError' ||
