@@ -101,16 +101,16 @@ export function linkedErrors(value: unknown, maxMembers: number): unknown[] {
     if (isObjectLike(linked)) out.push(linked);
   }
   const errors = readProp(value, 'errors');
-  if (Array.isArray(errors)) {
-    try {
+  try {
+    if (Array.isArray(errors)) {
       const n = Math.min(errors.length, maxMembers);
       for (let i = 0; i < n; i += 1) {
         const member: unknown = errors[i];
         if (isObjectLike(member)) out.push(member);
       }
-    } catch {
-      // a hostile array: stop here
     }
+  } catch {
+    // a hostile array (or a revoked Proxy, on which even Array.isArray throws): stop here
   }
   return out;
 }

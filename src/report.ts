@@ -6,13 +6,17 @@ import type { Classification } from './classify.js';
 import { formatRecord, stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
 import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
-import { escapeControls, quoteForLog, safeText, scrubSecrets } from './text.js';
+import { escapeControls, quoteForLog, safeText } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
 export const MAX_NAME_LENGTH = 200;
 const MAX_FRAMES = 30;
 const MAX_CAUSES = 8;
 const MAX_ERROR_NAME_LENGTH = 100;
+/** How much of a stack is read. */
+const MAX_STACK_LENGTH = 64 * 1024;
+/** Longest stack frame line. */
+const MAX_FRAME_LENGTH = 500;
 
 /** One handler call, as the reporter sees it. */
 export interface CallContext {
@@ -28,26 +32,35 @@ export function now(): number {
   return performance.now();
 }
 
-function frames(stack: string | undefined): string[] {
+/**
+ * The stack frames of `error`: its stack without the `Name: message` header (a message may itself hold lines that look
+ * like frames), read up to {@link MAX_STACK_LENGTH}, each frame bounded, scrubbed, redacted and kept on one line.
+ */
+function frames(error: unknown, policy: ErrorPolicy): string[] {
+  const stack = stackOf(error);
   if (stack === undefined) return [];
+  const message = messageOf(error);
+  const header = message === '' ? -1 : stack.indexOf(message);
+  const body = (header === -1 ? stack : stack.slice(header + message.length)).slice(0, MAX_STACK_LENGTH);
   const out: string[] = [];
-  for (const line of stack.split('\n')) {
+  for (const line of body.split('\n')) {
     if (/^\s*at\s/.test(line)) {
-      out.push(`    ${escapeControls(scrubSecrets(line.trim()))}`);
+      out.push(`    ${escapeControls(safeText(line.trim(), MAX_FRAME_LENGTH, policy.redact))}`);
       if (out.length >= MAX_FRAMES) break;
     }
   }
   return out;
 }
 
-function errorLabel(error: unknown): string {
-  return escapeControls(describeThrown(error)).slice(0, MAX_ERROR_NAME_LENGTH);
+/** The thrown value's name (or what was thrown), scrubbed, redacted, bounded and on one line. */
+function errorLabel(error: unknown, policy: ErrorPolicy): string {
+  return escapeControls(safeText(describeThrown(error), MAX_ERROR_NAME_LENGTH, policy.redact));
 }
 
 /** The stack of the thrown value, then, for each error on its cause chain, a `caused by:` line and its frames. */
 function stackText(error: unknown, policy: ErrorPolicy): string {
-  const lines = frames(stackOf(error));
-  if (lines.length === 0) lines.push(`    (no stack: ${errorLabel(error)} thrown)`);
+  const lines = frames(error, policy);
+  if (lines.length === 0) lines.push(`    (no stack: ${errorLabel(error, policy)} thrown)`);
   const seen = new Set<unknown>([error]);
   let current = error;
   for (let depth = 0; depth < MAX_CAUSES; depth += 1) {
@@ -55,8 +68,8 @@ function stackText(error: unknown, policy: ErrorPolicy): string {
     const next = linkedErrors(current, 1).find((e) => !seen.has(e) && stackOf(e) !== undefined);
     if (next === undefined) break;
     seen.add(next);
-    lines.push(`  caused by: ${errorLabel(next)} ${quoteForLog(messageOf(next), policy.maxMessageLength, policy.redact)}`);
-    lines.push(...frames(stackOf(next)));
+    lines.push(`  caused by: ${errorLabel(next, policy)} ${quoteForLog(messageOf(next), policy.maxMessageLength, policy.redact)}`);
+    lines.push(...frames(next, policy));
     current = next;
   }
   return lines.join('\n');
@@ -114,7 +127,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     const { error } = classification;
     const level: LogLevel = classification.level;
     const kind: FailureKind = classification.kind;
-    const label = errorLabel(error);
+    const label = errorLabel(error, policy);
     const errorMessage = safeText(messageOf(error), policy.maxMessageLength, policy.redact);
     const quoted = quoteForLog(messageOf(error), policy.maxMessageLength, policy.redact);
     const base = {
@@ -136,19 +149,19 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     write(policy, record);
   } catch {
     // building the record failed on a value no reader anticipated: still leave one line
-    write(policy, fallbackRecord(context, classification));
+    write(policy, fallbackRecord(policy, context, classification));
   }
   if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, classification.status, classification));
 }
 
-function fallbackRecord(context: CallContext, classification: Classification): LogRecord {
+function fallbackRecord(policy: ErrorPolicy, context: CallContext, classification: Classification): LogRecord {
   const reference = classification.kind === 'crash' ? classification.reference : undefined;
   return {
     level: 'error',
     message: `${context.handler} failed and its error could not be read${reference === undefined ? '' : ` (reference ${reference})`}`,
     kind: classification.kind,
     handler: context.handler,
-    name: '',
+    name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
     status: classification.status,
     errorName: 'unknown',
     errorMessage: '',

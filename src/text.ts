@@ -26,8 +26,13 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`],
   // "key": "value" in JSON.
   [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
+  // key: 'value' and 'key' => 'value' as util.inspect prints objects and URLSearchParams.
+  [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*)'(?:[^'\\\\]|\\\\.)*'`, 'gi'), `$1'${REDACTED}'`],
+  // Google OAuth client secrets.
+  [/(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]+/g, REDACTED],
   // JSON Web Tokens (header.payload[.signature]).
-  [/eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*)?/g, REDACTED],
+  // (Each start is anchored by a look-behind, so a long run of token characters costs linear time, not quadratic.)
+  [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*)?/g, REDACTED],
   // Google OAuth access tokens.
   [/ya29\.[A-Za-z0-9._-]+/g, REDACTED],
   // Google OAuth refresh tokens.
@@ -35,7 +40,7 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   // Google API keys.
   [/AIza[A-Za-z0-9_-]{20,}/g, REDACTED],
   // Userinfo in URLs: scheme://user:password@host.
-  [/([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
+  [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
 ];
 
 /** Replaces every known credential shape in `text` with {@link REDACTED}. */

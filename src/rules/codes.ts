@@ -1,9 +1,13 @@
 /** Reading the `code`, `name` and `type` of Node, undici and node-fetch errors. */
 import { readString } from '../read.js';
 
-/** The error's string `code` (Node system errors, undici), or `undefined` (numeric codes do not count). */
+/** What a code looks like: `ECONNREFUSED`, `UND_ERR_SOCKET`, `ABORT_ERR`, `TimeoutError`. Anything else is not echoed. */
+const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_]{1,40}$/;
+
+/** The error's string `code` (Node system errors, undici) when it is shaped like one, or `undefined`. */
 export function stringCode(error: unknown): string | undefined {
-  return readString(error, 'code');
+  const code = readString(error, 'code');
+  return code !== undefined && CODE_SHAPE.test(code) ? code : undefined;
 }
 
 /** Human words for the network error codes a server meets. */

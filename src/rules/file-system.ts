@@ -69,7 +69,8 @@ export function createFileSystemRule(options: FileSystemRuleOptions = {}): Error
     message: (error: unknown): string => {
       const code = stringCode(error) ?? 'UNKNOWN';
       const words = FILE_SYSTEM_CODE_TEXT[code] ?? 'file system error';
-      const syscall = readString(error, 'syscall')?.split(' ')[0] ?? 'unknown';
+      const word = readString(error, 'syscall')?.split(' ')[0];
+      const syscall = word !== undefined && /^[a-z_]{1,20}$/.test(word) ? word : 'unknown';
       const path = exposePaths ? readString(error, 'path') : undefined;
       return `File system error: ${words} (${code}, ${syscall})${path === undefined ? '' : ` '${path}'`}`;
     },

@@ -5,40 +5,64 @@
 import { classifyError, type Classification } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
-import { isObjectLike, readProp } from '../read.js';
+import { hasKey, isObjectLike, readProp } from '../read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../text.js';
 
 /** Marks a wrapped function; its value is the original handler. */
 export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
 
-/**
- * Errors already logged by a wrapper (or thrown by one), with their classification: an outer wrapper passes them on
- * without a second record (and reports the outcome when it is the one reporting the call).
- */
-const handledErrors = new WeakMap<object, Classification | undefined>();
+/** How an error was reported: its classification, and the request it was reported for (none: every request). */
+interface Handled {
+  readonly classification: Classification | undefined;
+  readonly call: object | undefined;
+}
 
 /**
- * Per-call context objects (the SDK's `extra`, the last argument) whose call a wrapper has reported to the access log,
- * so that a wrapper around a wrapper does not report the same call again.
+ * Errors already logged by a wrapper, or thrown by one: an outer wrapper of the same request passes them on without a
+ * second record (and reports the outcome when it is the one reporting the call). The same error object thrown again in
+ * another request (a module-level constant) is logged again.
  */
+const handledErrors = new WeakMap<object, Handled>();
+
+/**
+ * The SDK's per-request context (`extra` in SDK v1, `ctx` in v2): the last argument of a handler call, recognised by
+ * its request id, request envelope or abort signal. Wrappers nested around one handler see the same object.
+ */
+function requestContextOf(args: readonly unknown[]): object | undefined {
+  const extra = args.length === 0 ? undefined : args[args.length - 1];
+  if (!isObjectLike(extra)) return undefined;
+  return hasKey(extra, 'requestId') || hasKey(extra, 'mcpReq') || hasKey(extra, 'signal') ? extra : undefined;
+}
+
+/** Requests a wrapper has reported to the access log, so that a wrapper around a wrapper does not report them again. */
 const reportedCalls = new WeakSet<object>();
 
-/** True the first time a call's context is seen: the call is to be reported by this wrapper. */
-function firstReport(args: readonly unknown[]): boolean {
-  const extra = args.length === 0 ? undefined : args[args.length - 1];
-  if (!isObjectLike(extra)) return true;
-  if (reportedCalls.has(extra)) return false;
-  reportedCalls.add(extra);
+/** True unless an outer wrapper already reports this request. */
+function firstReport(call: object | undefined): boolean {
+  if (call === undefined) return true;
+  if (reportedCalls.has(call)) return false;
+  reportedCalls.add(call);
   return true;
+}
+
+/** True when `error` was reported for this request (or is an answer a wrapper made, which no request reports twice). */
+function handledFor(error: unknown, call: object | undefined): Handled | undefined {
+  if (!isObjectLike(error)) return undefined;
+  const handled = handledErrors.get(error);
+  if (handled === undefined) return undefined;
+  return handled.call === undefined || handled.call === call ? handled : undefined;
 }
 
 /** Classifications of isError results made by the policy, so the access log reports their status, not 200. */
 const resultClassifications = new WeakMap<object, Classification>();
 
-/** Remembers that `error` has been reported, so that no other wrapper reports it again. */
-export function markHandled(error: unknown, classification?: Classification): void {
-  if (isObjectLike(error)) handledErrors.set(error, classification);
+/**
+ * Remembers that `error` has been reported for request `call`, so that no other wrapper of that request reports it
+ * again. Without `call`, no wrapper ever reports it again (answers made by a wrapper, fresh for each failure).
+ */
+export function markHandled(error: unknown, classification?: Classification, call?: object): void {
+  if (isObjectLike(error)) handledErrors.set(error, { classification, call });
 }
 
 /** Remembers the classification behind an isError result. */
@@ -86,10 +110,18 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Turns a failure into the shape's answer, having logged and reported it once. Throws only protocol errors. */
-export function answerFailure<R>(shape: WireShape<R>, policy: ErrorPolicy, context: CallContext, error: unknown, withOutcome = true): R {
-  if (isObjectLike(error) && handledErrors.has(error)) {
-    const handled = handledErrors.get(error);
-    if (withOutcome && handled !== undefined) reportOutcome(policy, context, handled.status, handled);
+export function answerFailure<R>(
+  shape: WireShape<R>,
+  policy: ErrorPolicy,
+  context: CallContext,
+  error: unknown,
+  withOutcome = true,
+  call: object | undefined = undefined,
+): R {
+  const handled = handledFor(error, call);
+  if (handled !== undefined) {
+    const { classification } = handled;
+    if (withOutcome && classification !== undefined) reportOutcome(policy, context, classification.status, classification);
     throw error;
   }
   let classification: Classification;
@@ -100,7 +132,7 @@ export function answerFailure<R>(shape: WireShape<R>, policy: ErrorPolicy, conte
   }
   reportFailure(policy, context, classification, withOutcome);
   if (classification.kind === 'protocol') {
-    markHandled(error, classification);
+    markHandled(error, classification, call);
     throw error;
   }
   try {
@@ -108,7 +140,7 @@ export function answerFailure<R>(shape: WireShape<R>, policy: ErrorPolicy, conte
     if (isObjectLike(answer)) markResult(answer, classification);
     return answer;
   } catch (thrown) {
-    if (isObjectLike(thrown) && handledErrors.has(thrown)) {
+    if (handledFor(thrown, undefined) !== undefined) {
       markHandled(thrown, classification);
       throw thrown;
     }
@@ -121,48 +153,56 @@ type AnyFunction = (this: unknown, ...args: never[]) => unknown;
 /** Wraps `handler` with the guard of `shape`. A function already wrapped is returned as it is. */
 export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>, name: string | undefined, policy: ErrorPolicy): H {
   if ((handler as unknown as Record<symbol, unknown>)[WRAPPED] !== undefined) return handler;
-  const call = handler as unknown as (this: unknown, ...args: unknown[]) => unknown;
+  const invoke = handler as unknown as (this: unknown, ...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const timed = policy.onOutcome !== undefined && firstReport(args);
+    const request = requestContextOf(args);
+    const timed = policy.onOutcome !== undefined && firstReport(request);
     const callName = nameOfCall(shape, name, args);
     if (policy.degraded !== undefined) {
       const message = degradedMessage(policy);
       if (message !== undefined) {
         reportDegraded(policy, { handler: shape.handler, name: callName, startedAt: 0 }, message, timed);
-        try {
-          return Promise.resolve(shape.answerDegraded(message, callName, policy));
-        } catch (thrown) {
-          return Promise.reject(thrown);
-        }
+        return settle(() => shape.answerDegraded(message, callName, policy));
       }
     }
     const context: CallContext = { handler: shape.handler, name: callName, startedAt: timed ? now() : 0 };
-    const onFailure = (error: unknown): R => answerFailure(shape, policy, context, error, timed);
+    const onFailure = (error: unknown): R => answerFailure(shape, policy, context, error, timed, request);
     let result: unknown;
     try {
-      result = call.apply(this, args);
+      result = invoke.apply(this, args);
     } catch (error) {
-      try {
-        return Promise.resolve(onFailure(error));
-      } catch (thrown) {
-        return Promise.reject(thrown);
-      }
+      return settle(() => onFailure(error));
     }
-    if (isPromiseLike(result)) {
+    if (!isPromiseLike(result)) {
+      if (timed) succeed(policy, context, result);
+      return result;
+    }
+    try {
+      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
+      const pending = Promise.resolve(result);
       return timed
-        ? Promise.resolve(result).then((value) => {
+        ? pending.then((value) => {
             succeed(policy, context, value);
             return value;
           }, onFailure)
-        : Promise.resolve(result).then(undefined, onFailure);
+        : pending.then(undefined, onFailure);
+    } catch (error) {
+      return settle(() => onFailure(error));
     }
-    if (timed) succeed(policy, context, result);
-    return result;
   };
   Object.defineProperty(wrapped, WRAPPED, { value: handler });
-  Object.defineProperty(wrapped, 'name', { value: call.name, configurable: true });
-  Object.defineProperty(wrapped, 'length', { value: call.length, configurable: true });
+  Object.defineProperty(wrapped, 'name', { value: invoke.name, configurable: true });
+  Object.defineProperty(wrapped, 'length', { value: invoke.length, configurable: true });
   return wrapped as unknown as H;
+}
+
+/** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
+function settle<T>(answer: () => T): Promise<T> {
+  try {
+    return Promise.resolve(answer());
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
 }
 
 function succeed(policy: ErrorPolicy, context: CallContext, value: unknown): void {

@@ -1,0 +1,100 @@
+/**
+ * Property: hostile thrown values through the resource and prompt wrappers, called directly. Each case: the wrapper
+ * never throws synchronously and rejects with the policy's JSON-RPC error, which (as the SDK would send it) is valid
+ * for the SDK's JSONRPCErrorResponseSchema, has exactly the expected code and text and no `data`; exactly one
+ * well-formed, bounded log record agrees with it; one access-log outcome; no canary. And protocol errors pass through
+ * untouched, logged once. Case count: a share of FC_NUM_RUNS (support.ts).
+ */
+import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PolicyRpcError } from '../../src/wrap/rpc-error.js';
+import { build, caseArb, controlText, type Mode } from './arbitraries.js';
+import { arm, callWithoutThrowing, expectOutcome, extra, maxArb, prompts, records, resources, tools } from './hostile-harness.js';
+import { CANARY, expectRpcAnswer, expectWellFormedRecord, runs, settle, timeoutFor } from './support.js';
+
+describe('hostile thrown values, resource and prompt wrappers called directly', () => {
+  it(
+    'resource: the policy JSON-RPC error with the exact code and text, one record, one outcome, no canary',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb(), maxArb, fc.integer({ min: 0, max: 999 }), async (spec, max, n) => {
+          const { value, expected } = build(spec, max);
+          arm(value, spec.mode);
+          const uri = new URL(`hostile://case/${n}`);
+          const outcome = await settle(callWithoutThrowing(() => resources.get(max)!(uri, { n: String(n) }, extra())));
+          expect(outcome.rejected, 'a failed resource read rejects').toBe(true);
+          if (!outcome.rejected) return;
+          expect(outcome.error).toBeInstanceOf(PolicyRpcError);
+          expectRpcAnswer(outcome.error, records, expected, 'resource', uri.href, max);
+          expectOutcome(max, expected, 'resource', uri.href);
+        }),
+        runs('resourceDirect'),
+      );
+    },
+    timeoutFor('resourceDirect', 3),
+  );
+
+  it(
+    'prompt: the policy JSON-RPC error with the exact code and text, one record, one outcome, no canary',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb(), maxArb, async (spec, max) => {
+          const { value, expected } = build(spec, max);
+          arm(value, spec.mode);
+          const outcome = await settle(callWithoutThrowing(() => prompts.get(max)!(extra())));
+          expect(outcome.rejected, 'a failed prompt rejects').toBe(true);
+          if (!outcome.rejected) return;
+          expect(outcome.error).toBeInstanceOf(PolicyRpcError);
+          expectRpcAnswer(outcome.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
+          expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
+        }),
+        runs('promptDirect'),
+      );
+    },
+    timeoutFor('promptDirect', 3),
+  );
+
+  it(
+    'protocol errors (McpError, UrlElicitationRequiredError, SDK v2 ProtocolError, structural) pass through untouched, logged once at info',
+    async () => {
+      const protocolArb = fc.record({
+        make: fc.constantFrom('mcp', 'elicitation', 'v2', 'structural'),
+        code: fc.constantFrom(-32700, -32600, -32601, -32602, -32603, -32002, -32000, 1, 403),
+        text: controlText,
+        mode: fc.constantFrom<Mode>('throw', 'asyncThrow', 'reject', 'thenable'),
+        handler: fc.constantFrom('tool', 'resource', 'prompt'),
+      });
+      const statusOf = (code: number): number =>
+        code === -32700 || code === -32600 || code === -32602 ? 400 : code === -32601 || code === -32002 ? 404 : code === -32042 ? 403 : 500;
+      await fc.assert(
+        fc.asyncProperty(protocolArb, async ({ make, code, text, mode, handler }) => {
+          const thrown: object =
+            make === 'mcp'
+              ? new McpError(code, text, { detail: CANARY })
+              : make === 'elicitation'
+                ? new UrlElicitationRequiredError([{ mode: 'url', url: 'https://example.test/consent', message: text, elicitationId: 'e1' }])
+                : make === 'v2'
+                  ? new ProtocolError(code, text)
+                  : Object.assign(Object.create(null) as object, { name: 'McpError', code, message: text });
+          const expectedCode = make === 'elicitation' ? -32042 : code;
+          arm(thrown, mode);
+          const invoke =
+            handler === 'tool' ? () => tools.get(4000)!({ n: 1 }, extra()) : handler === 'resource' ? () => resources.get(4000)!(new URL('hostile://case/1'), {}, extra()) : () => prompts.get(4000)!(extra());
+          const outcome = await settle(callWithoutThrowing(invoke));
+          expect(outcome.rejected).toBe(true);
+          if (!outcome.rejected) return;
+          expect(outcome.error).toBe(thrown);
+          expect(records).toHaveLength(1);
+          const record = records[0]!;
+          expect([record.kind, record.level, record.status, record.handler]).toEqual(['protocol', 'info', statusOf(expectedCode), handler]);
+          expect(record.message).toContain(`failed with protocol error ${expectedCode}: `);
+          expectWellFormedRecord(record, 4000);
+        }),
+        runs('protocolDirect'),
+      );
+    },
+    timeoutFor('protocolDirect', 3),
+  );
+});

@@ -1,0 +1,189 @@
+/**
+ * Logs: a message, an error name, a cause or a tool name / URI holding newlines, ANSI escapes or a fake log line
+ * cannot forge a second log line. Checked on the text a console-shaped logger receives and on what the default logger
+ * writes to stderr: the first line holds the whole headline, exactly as quoted; every further line is a stack frame
+ * (4 spaces + `at `), a cause (`  caused by:`) or the no-stack note. And every peer-supplied value is bounded.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createErrorPolicy,
+  ToolError,
+  withClientVisibleErrors,
+  withClientVisibleResourceErrors,
+  type ErrorPolicy,
+} from '../../src/index.js';
+import { bounded, controlText } from './arbitraries.js';
+import { captureStderr, consoleLogger, RAW_CONTROL, recordLogger, recordProblems, runs, settle, STACK_LINE, timeoutFor } from './support.js';
+
+/** A quoted log value, as the contract says: JSON string syntax, with C1 controls and U+2028/9 escaped too. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** An unquoted label (error names): every control escaped. */
+function escaped(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Text that looks like a log line of its own, with the controls that would start one. */
+const FORGED = '\n[mcp-error-policy] ERROR tool "admin" crashed (reference 000000000000): Error "forged"\r\n\u001b[2K\u001b[1G[mcp-error-policy] INFO forged\u2028    at forged (forged.js:1:1)';
+
+const hostileText = fc.oneof(controlText, fc.constant(FORGED), controlText.map((t) => `${t}${FORGED}`));
+
+/** The checks on one logged text (console-shaped logger text, or one stderr write without its prefix). */
+function forgingProblems(text: string, headline: string): string[] {
+  const problems: string[] = [];
+  const lines = text.split('\n');
+  if (lines[0] !== headline) problems.push(`first line ${JSON.stringify(lines[0]?.slice(0, 300))} is not the headline ${JSON.stringify(headline.slice(0, 300))}`);
+  for (const line of lines) if (RAW_CONTROL.test(line)) problems.push(`raw control in ${JSON.stringify(line.slice(0, 200))}`);
+  for (const line of lines.slice(1)) if (!STACK_LINE.test(line)) problems.push(`forged line ${JSON.stringify(line.slice(0, 200))}`);
+  return problems;
+}
+
+type Failure = 'crash' | 'toolError' | 'network';
+
+function thrownFor(failure: Failure, message: string, errorName: string, causeMessage: string): Error {
+  const cause = Object.assign(new Error(causeMessage), { name: errorName });
+  if (failure === 'toolError') return new ToolError(message, { cause });
+  const error = new Error(message, { cause });
+  error.name = errorName;
+  if (failure === 'network') Object.assign(error, { code: 'ECONNRESET' });
+  return error;
+}
+
+/** The expected headline for a tool failure (names are bounded to 200 characters, error names to 100 before escaping). */
+function toolHeadline(failure: Failure, rawName: string, message: string, errorName: string, reference: string | undefined): string {
+  const name = bounded(rawName, 200);
+  const label = escaped(bounded(errorName, 100));
+  if (failure === 'crash') return `tool ${quoted(name)} crashed (reference ${reference}): ${label} ${quoted(message)}`;
+  if (failure === 'toolError') return `tool ${quoted(name)} failed: ToolError ${quoted(message)}`;
+  return `tool ${quoted(name)} failed (rule network): ${label} ${quoted(message)}`;
+}
+
+describe('no forged log lines', () => {
+  it(
+    'hostile tool names, messages, error names and causes stay on the first line of the console-shaped and stderr text',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            name: hostileText,
+            message: hostileText,
+            errorName: hostileText,
+            causeMessage: hostileText,
+            failure: fc.constantFrom<Failure>('crash', 'toolError', 'network'),
+            sink: fc.constantFrom('console', 'stderr'),
+          }),
+          async ({ name, message, errorName, causeMessage, failure, sink }) => {
+            const consoleShaped = consoleLogger();
+            const policy = createErrorPolicy({ exposeCrashDetails: false, ...(sink === 'console' ? { logger: consoleShaped.logger } : {}) });
+            const tool = withClientVisibleErrors(() => {
+              throw thrownFor(failure, message, errorName, causeMessage);
+            }, { name, policy });
+            let result: { content: { text: string }[] } = { content: [] };
+            const written = await captureStderr(async () => {
+              result = (await tool()) as typeof result;
+            });
+            const reference = /\(reference ([0-9a-f]{12})\)$/.exec(result.content[0]!.text)?.[1];
+            const headline = toolHeadline(failure, name, message, errorName, reference);
+            if (sink === 'console') {
+              expect(consoleShaped.lines, 'one logger call').toHaveLength(1);
+              expect(forgingProblems(consoleShaped.lines[0]!.text, headline)).toEqual([]);
+            } else {
+              const level = failure === 'crash' ? 'ERROR' : failure === 'toolError' ? 'INFO' : 'WARN';
+              expect(written.startsWith(`[mcp-error-policy] ${level} `), written.slice(0, 200)).toBe(true);
+              expect(written.endsWith('\n')).toBe(true);
+              expect(forgingProblems(written.slice(`[mcp-error-policy] ${level} `.length, -1), headline)).toEqual([]);
+            }
+          },
+        ),
+        runs('forgingDirect'),
+      );
+    },
+    timeoutFor('forgingDirect', 3),
+  );
+
+  it('a forged line in a message, name and cause: the exact console text', async () => {
+    const { lines, logger } = consoleLogger();
+    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
+    const error = new Error('bad input\n[mcp-error-policy] ERROR forged\u001b[31m', { cause: new Error('cause\r\n[mcp-error-policy] INFO forged') });
+    error.name = 'Evil\nName';
+    error.stack = 'Evil\nName: bad input\n[mcp-error-policy] ERROR forged\n    at handler (/srv/app.js:1:1)';
+    (error.cause as Error).stack = 'Error: cause\n    at upstream (/srv/up.js:2:2)';
+    const tool = withClientVisibleErrors(() => {
+      throw error;
+    }, { name: 'get\n[mcp-error-policy] INFO x', policy });
+    const result = (await tool()) as { content: { text: string }[] };
+    const reference = /\(reference ([0-9a-f]{12})\)$/.exec(result.content[0]!.text)![1];
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        text: [
+          `tool "get\\n[mcp-error-policy] INFO x" crashed (reference ${reference}): Evil\\u000aName "bad input\\n[mcp-error-policy] ERROR forged\\u001b[31m"`,
+          '    at handler (/srv/app.js:1:1)',
+          '  caused by: Error "cause\\r\\n[mcp-error-policy] INFO forged"',
+          '    at upstream (/srv/up.js:2:2)',
+        ].join('\n'),
+      },
+    ]);
+  });
+
+  it('a resource URI given as a string with newlines and ANSI escapes stays quoted on the headline', async () => {
+    const { lines, logger } = consoleLogger();
+    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
+    const read = withClientVisibleResourceErrors((_uri: string) => {
+      throw new ToolError('nope');
+    }, { policy });
+    const outcome = await settle(read('file:///x\n[mcp-error-policy] ERROR forged\u001b[0m'));
+    expect(outcome.rejected).toBe(true);
+    expect(lines).toEqual([{ level: 'info', text: 'resource "file:///x\\n[mcp-error-policy] ERROR forged\\u001b[0m" failed: ToolError "nope"' }]);
+  });
+});
+
+describe('every peer-supplied value is bounded', () => {
+  const huge = `${'peer '.repeat(2_000_000)}end`; // 10 MB
+  const cases: [string, () => unknown, string][] = [
+    ['a 10 MB message', () => new Error(huge), 'tool'],
+    ['a 10 MB error name', () => Object.assign(new Error('x'), { name: huge }), 'tool'],
+    ['a 10 MB cause message, eight causes deep', () => {
+      let error: Error = new Error(huge);
+      for (let i = 0; i < 8; i += 1) error = new Error(huge, { cause: error });
+      return error;
+    }, 'tool'],
+    ['a 10 MB ToolError message', () => new ToolError(huge), 'tool'],
+  ];
+  for (const [label, make] of cases) {
+    for (const max of [32, 4000]) {
+      it(`${label} (maxMessageLength ${max}): the record and the client text are bounded`, async () => {
+        const { records, logger } = recordLogger();
+        const policy: ErrorPolicy = createErrorPolicy({ logger, maxMessageLength: max, exposeCrashDetails: false });
+        const tool = withClientVisibleErrors(() => {
+          throw make();
+        }, { name: `tool_${'n'.repeat(1_000_000)}`, policy });
+        const result = (await tool()) as { content: { text: string }[] };
+        expect(result.content[0]!.text.length).toBeLessThanOrEqual('Error executing tool '.length + 200 + 2 + max);
+        expect(records).toHaveLength(1);
+        expect(recordProblems(records[0]!, max)).toEqual([]);
+        expect(records[0]!.name.length).toBeLessThanOrEqual(200);
+        expect(JSON.stringify(records[0]).length).toBeLessThan(6 * 9 * (max + 400) + 30 * 9 * 600);
+      });
+    }
+  }
+
+  it('a 1 MB resource URI is bounded in the JSON-RPC error and the record', async () => {
+    const { records, logger } = recordLogger();
+    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
+    const read = withClientVisibleResourceErrors((_uri: URL) => {
+      throw new Error('boom');
+    }, { policy });
+    const uri = new URL(`https://example.test/${'a/'.repeat(500_000)}`);
+    const outcome = await settle(read(uri));
+    expect(outcome.rejected).toBe(true);
+    const message = (outcome as { error: { message: string } }).error.message;
+    expect(message.length).toBeLessThanOrEqual('Error reading resource '.length + 200 + ' (reference 000000000000)'.length);
+    expect(records).toHaveLength(1);
+    expect(recordProblems(records[0]!, 4000)).toEqual([]);
+  });
+});

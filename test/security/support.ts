@@ -1,0 +1,296 @@
+/**
+ * Support for the security tests: a real McpServer and the real SDK Client over InMemoryTransport with every message
+ * the server sends captured as raw JSON (the wire), capturing loggers of each shape, the canary, the case-count
+ * configuration, and the assertions every hostile case shares.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolResultSchema, JSONRPCErrorResponseSchema } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import type { LogRecord } from '../../src/index.js';
+
+export { CallToolResultSchema };
+
+/**
+ * Planted in every part of a thrown value that the policy must not show: it must never be on the wire. Its shape
+ * matches none of the secret patterns, so that scrubbing cannot hide a leak.
+ */
+export const CANARY = 'CANARY-5e1f-hostile-internal';
+
+// ---------------------------------------------------------------------------------------------------------------
+// How many cases: FC_NUM_RUNS is the total of every property of test/security (default 100,000); each property runs
+// its share of it. FC_SEED replays a failure fast-check reported.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Total cases of all properties in test/security (`FC_NUM_RUNS`, default 100,000). */
+export const TOTAL_RUNS = readPositiveInt('FC_NUM_RUNS', 100_000);
+
+function readPositiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`Expected ${name} to be a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/**
+ * The shares of TOTAL_RUNS, per property. They add up to 1: most cases run directly against the wrapped function, a
+ * smaller share through the real session.
+ */
+export const SHARES = {
+  toolDirect: 0.24,
+  toToolResult: 0.05,
+  googleDirect: 0.03,
+  resourceDirect: 0.2,
+  promptDirect: 0.2,
+  protocolDirect: 0.03,
+  secretsDirect: 0.07,
+  forgingDirect: 0.05,
+  toolSession: 0.04,
+  resourceSession: 0.03,
+  promptSession: 0.03,
+  applySession: 0.03,
+} as const;
+
+/** fast-check parameters for a property with the given share of TOTAL_RUNS (failures are shrunk to a minimal case). */
+export function runs(share: keyof typeof SHARES): { numRuns: number; seed?: number } {
+  const numRuns = Math.max(1, Math.round(TOTAL_RUNS * SHARES[share]));
+  const seed = process.env.FC_SEED;
+  return seed === undefined || seed === '' ? { numRuns } : { numRuns, seed: Number(seed) };
+}
+
+/** A vitest timeout that grows with the case count (at least 60 s). */
+export function timeoutFor(share: keyof typeof SHARES, msPerCase: number): number {
+  return Math.max(60_000, Math.round(TOTAL_RUNS * SHARES[share] * msPerCase) + 30_000);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sessions and loggers.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A server and a client over InMemoryTransport; `wire` holds every message the server sent, as JSON text. */
+export interface WireSession {
+  readonly server: McpServer;
+  readonly client: Client;
+  readonly wire: string[];
+  close(): Promise<void>;
+}
+
+/** Connects a fresh McpServer, set up by `register`, to the real SDK Client, capturing the server's messages. */
+export async function openSession(register: (server: McpServer) => void): Promise<WireSession> {
+  const server = new McpServer({ name: 'security-test-server', version: '1.0.0' });
+  register(server);
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  const wire: string[] = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = async (message, options) => {
+    wire.push(JSON.stringify(message));
+    return send(message, options);
+  };
+  await server.connect(serverSide);
+  const client = new Client({ name: 'security-test-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  return {
+    server,
+    client,
+    wire,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** A function logger that keeps every record. */
+export function recordLogger(): { records: LogRecord[]; logger: (record: LogRecord) => void } {
+  const records: LogRecord[] = [];
+  return { records, logger: (record) => void records.push(record) };
+}
+
+/** A console-shaped logger (info/warn/error taking one text) that keeps what it was given. */
+export function consoleLogger(): { lines: { level: string; text: string }[]; logger: { info(text: string): void; warn(text: string): void; error(text: string): void } } {
+  const lines: { level: string; text: string }[] = [];
+  return {
+    lines,
+    logger: {
+      info: (text: string) => void lines.push({ level: 'info', text }),
+      warn: (text: string) => void lines.push({ level: 'warn', text }),
+      error: (text: string) => void lines.push({ level: 'error', text }),
+    },
+  };
+}
+
+/**
+ * Runs `body` with process.stderr.write capturing (the default logger's channel); returns what was written. The
+ * failure paths of the wrappers log synchronously for handlers that throw synchronously, so a synchronous body
+ * captures exactly its own records.
+ */
+export async function captureStderr(body: () => Promise<void>): Promise<string> {
+  const chunks: string[] = [];
+  const original = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    await body();
+  } finally {
+    process.stderr.write = original;
+  }
+  return chunks.join('');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared assertions.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** What the policy should answer for a case. */
+export type Expectation =
+  | { readonly kind: 'crash' }
+  | { readonly kind: 'anticipated'; readonly rule: string; readonly text: string; readonly code: number; readonly status: number; readonly level: 'info' | 'warn' };
+
+/** Raw control characters (C0, DEL, C1) and the Unicode line separators: none may stand in a one-line log text. */
+// eslint-disable-next-line no-control-regex
+export const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** A stack line of a record: a frame, a cause, or the note for a value without a stack. */
+export const STACK_LINE = /^( {4}at | {2}caused by: | {4}\(no stack: )/;
+
+/** Most frames per error, causes per record (src/report.ts), for the bounds checked below. */
+const MAX_STACK_LINES = (30 + 1) * 9;
+
+/**
+ * The ways one log record is not well formed and bounded (empty when it is): a one-line headline without raw
+ * controls, a bounded error message, error name and name, and a stack (warn and error only) whose every line is a
+ * frame, a cause or the no-stack note, each bounded and without raw controls. Plain checks, one `expect` at the end:
+ * this runs for every one of the 100,000 cases.
+ */
+export function recordProblems(record: LogRecord, maxMessageLength: number): string[] {
+  const problems: string[] = [];
+  const show = (text: string): string => JSON.stringify(text.slice(0, 200));
+  // A quoted value may grow six-fold (\u0000 escapes); the headline holds a name, an error name and a message.
+  const bound = 6 * (maxMessageLength + 200 + 100) + 200;
+  if (typeof record.message !== 'string' || record.message.length > bound) problems.push(`headline longer than ${bound}`);
+  else if (RAW_CONTROL.test(record.message)) problems.push(`raw control in headline ${show(record.message)}`);
+  if (typeof record.errorMessage !== 'string' || record.errorMessage.length > maxMessageLength) problems.push(`errorMessage longer than ${maxMessageLength}`);
+  if (typeof record.errorName !== 'string' || record.errorName.length > 600) problems.push('errorName longer than 600');
+  if (typeof record.name !== 'string' || record.name.length > 200) problems.push('name longer than 200');
+  if (record.level === 'info') {
+    if (record.stack !== undefined) problems.push('an info record carries a stack');
+    return problems;
+  }
+  if (typeof record.stack !== 'string') return [...problems, 'a warn/error record without a stack'];
+  const lines = record.stack.split('\n');
+  if (lines.length > MAX_STACK_LINES) problems.push(`${lines.length} stack lines`);
+  for (const line of lines) {
+    if (!STACK_LINE.test(line)) problems.push(`stack line not a frame, cause or note: ${show(line)}`);
+    if (RAW_CONTROL.test(line)) problems.push(`raw control in stack line ${show(line)}`);
+    if (line.length > bound) problems.push(`stack line of ${line.length} characters: ${show(line)}`);
+  }
+  return problems;
+}
+
+/** {@link recordProblems}, asserted. */
+export function expectWellFormedRecord(record: LogRecord, maxMessageLength: number): void {
+  const problems = recordProblems(record, maxMessageLength);
+  if (problems.length > 0) expect(problems, `record ${JSON.stringify(record).slice(0, 500)}`).toEqual([]);
+}
+
+/** The record agrees with the expectation and, for a crash, carries `reference` (one `expect`). */
+export function expectRecordFor(record: LogRecord, expected: Expectation, handler: 'tool' | 'resource' | 'prompt', name: string, reference: string | undefined): void {
+  const actual = {
+    handler: record.handler,
+    name: record.name,
+    kind: record.kind,
+    level: record.level,
+    status: record.status,
+    rule: record.rule,
+    reference: record.reference,
+    headline: expected.kind === 'crash' ? record.message.startsWith(`${handler} ${JSON.stringify(name)} crashed (reference ${reference}): `) : true,
+  };
+  const wanted =
+    expected.kind === 'crash'
+      ? { handler, name, kind: 'crash', level: 'error', status: 500, rule: undefined, reference, headline: true }
+      : { handler, name, kind: 'anticipated', level: expected.level, status: expected.status, rule: expected.rule, reference: undefined, headline: true };
+  expect(actual, record.message.slice(0, 300)).toEqual(wanted);
+}
+
+/** The reference of a crash text ending in `(reference <id>)`. */
+export function referenceIn(text: string): string {
+  const match = / \(reference ([0-9a-f]{12})\)$/.exec(text);
+  expect(match, `no reference in ${JSON.stringify(text.slice(0, 300))}`).not.toBeNull();
+  return match![1]!;
+}
+
+/**
+ * A tool result answered by the policy: valid for the SDK's CallToolResultSchema, exactly the expected text, no
+ * canary, and exactly one well-formed record that agrees with it.
+ */
+export function expectToolAnswer(result: unknown, records: readonly LogRecord[], expected: Expectation, name: string, maxMessageLength: number): void {
+  expect(CallToolResultSchema.safeParse(result).success, 'CallToolResultSchema').toBe(true);
+  const json = JSON.stringify(result);
+  expect(json.includes(CANARY), `canary on the wire: ${json.slice(0, 300)}`).toBe(false);
+  expect(records, 'exactly one record').toHaveLength(1);
+  const record = records[0]!;
+  const text = (result as { content: { text: string }[] }).content[0]!.text;
+  let reference: string | undefined;
+  if (expected.kind === 'crash') {
+    reference = referenceIn(text);
+    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool ${name} (reference ${reference})` }], isError: true });
+  } else {
+    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool ${name}: ${expected.text}` }], isError: true });
+  }
+  expectRecordFor(record, expected, 'tool', name, reference);
+  expectWellFormedRecord(record, maxMessageLength);
+}
+
+/** What the SDK's Protocol puts on the wire for an error a request handler threw (shared/protocol.js _onrequest). */
+export function sdkWireError(thrown: unknown): { code: number; message: string; data?: unknown } {
+  const e = thrown as { code?: unknown; message?: unknown; data?: unknown };
+  const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
+  const message = (e.message ?? 'Internal error') as string;
+  return e.data === undefined ? { code, message } : { code, message, data: e.data };
+}
+
+/**
+ * A resource or prompt failure answered by the policy: the thrown JSON-RPC error is valid for the SDK's
+ * JSONRPCErrorResponseSchema as the SDK would send it, carries exactly the expected code and text, no `data` except
+ * the policy's own `{ uri }` on a resource-not-found answer, no canary, and exactly one well-formed record that
+ * agrees with it.
+ */
+export function expectRpcAnswer(
+  thrown: unknown,
+  records: readonly LogRecord[],
+  expected: Expectation,
+  handler: 'resource' | 'prompt',
+  name: string,
+  maxMessageLength: number,
+): void {
+  const wire = sdkWireError(thrown);
+  expect(JSONRPCErrorResponseSchema.safeParse({ jsonrpc: '2.0', id: 1, error: wire }).success, 'JSONRPCErrorResponseSchema').toBe(true);
+  const json = JSON.stringify(wire);
+  expect(json.includes(CANARY), `canary on the wire: ${json.slice(0, 300)}`).toBe(false);
+  expect(records, 'exactly one record').toHaveLength(1);
+  let reference: string | undefined;
+  const what = handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
+  if (expected.kind === 'crash') {
+    reference = referenceIn(wire.message);
+    expect(wire).toEqual({ code: -32603, message: `${what} ${name} (reference ${reference})` });
+  } else if (handler === 'resource' && expected.code === -32002) {
+    expect(wire).toEqual({ code: expected.code, message: expected.text, data: { uri: name } });
+  } else {
+    expect(wire).toEqual({ code: expected.code, message: expected.text });
+  }
+  expectRecordFor(records[0]!, expected, handler, name, reference);
+  expectWellFormedRecord(records[0]!, maxMessageLength);
+}
+
+/** Awaits `promise`; returns `{ rejected }` or `{ value }`. */
+export async function settle(promise: unknown): Promise<{ rejected: true; error: unknown } | { rejected: false; value: unknown }> {
+  try {
+    return { rejected: false, value: await promise };
+  } catch (error) {
+    return { rejected: true, error };
+  }
+}
