@@ -11,21 +11,29 @@ export const MAX_CHAIN_NODES = 128;
 export const MAX_ERRORS_MEMBERS = 16;
 
 /**
- * Yields `error`, then the errors it wraps, breadth-first, each once, at most `maxNodes` in all. Lazy: a caller that
- * stops at the first match reads no further.
+ * Visits `error`, then the errors it wraps, breadth-first, each once, at most `maxNodes` in all, and returns the first
+ * answer `visit` gives (anything but `undefined`). A visit that answers stops the walk: nothing further is read.
  */
-export function* errorChain(error: unknown, maxNodes = MAX_CHAIN_NODES, maxMembers = MAX_ERRORS_MEMBERS): Generator<unknown, void, undefined> {
+export function findInChain<T>(
+  error: unknown,
+  visit: (node: unknown) => T | undefined,
+  maxNodes = MAX_CHAIN_NODES,
+  maxMembers = MAX_ERRORS_MEMBERS,
+): T | undefined {
   const queue: unknown[] = [error];
-  const seen = new Set<unknown>([error]);
+  let seen: Set<unknown> | undefined;
   for (let i = 0; i < queue.length && i < maxNodes; i += 1) {
     const node = queue[i];
-    yield node;
+    const answer = visit(node);
+    if (answer !== undefined) return answer;
     if (queue.length >= maxNodes) continue;
     for (const linked of linkedErrors(node, maxMembers)) {
+      seen ??= new Set<unknown>([error]);
       if (!seen.has(linked)) {
         seen.add(linked);
         queue.push(linked);
       }
     }
   }
+  return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { defaultPolicy, isHttpStatus, type ErrorPolicy } from './policy.js';
 import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
-import { errorChain } from './chain.js';
+import { findInChain } from './chain.js';
 import { describeThrown, messageOf } from './read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
@@ -85,12 +85,12 @@ function accepts(rule: ErrorRule, error: unknown): boolean {
 
 /** Finds the first rule accepting the thrown value or, breadth-first, an error on its cause chain. */
 function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRule; matched: unknown } | undefined {
-  for (const node of errorChain(error)) {
+  return findInChain(error, (node) => {
     for (const rule of rules) {
       if (accepts(rule, node)) return { rule, matched: node };
     }
-  }
-  return undefined;
+    return undefined;
+  });
 }
 
 function ruleText(rule: ErrorRule, matched: unknown): string | undefined {

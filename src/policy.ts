@@ -250,7 +250,9 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     if (!OPTION_KEYS.has(key)) throw new TypeError(`Unknown option \`${key}\`: expected one of ${[...OPTION_KEYS].join(', ')}`);
   }
   const o = options as Record<keyof ErrorPolicyOptions, unknown>;
-  const rules = validateRules(o.rules ?? coreRules, o.allowCatchAll ?? []);
+  // The core rules need no checking (they are this package's, frozen): skipping it keeps `defaultPolicy`, made when
+  // the package is imported, off the start-up path.
+  const rules = o.rules === undefined && o.allowCatchAll === undefined ? coreRules : validateRules(o.rules ?? coreRules, o.allowCatchAll ?? []);
   let log: LogSink = stderrSink;
   if (o.logger !== undefined) {
     const sink = toLogSink(o.logger);

@@ -86,21 +86,30 @@ export function stackOf(value: unknown): string | undefined {
   return readString(value, 'stack');
 }
 
-/** Keys under which errors hold the error they wrap: `cause` (ES2022), `error` (gaxios), `errors` (AggregateError). */
-const LINK_KEYS = ['cause', 'error'] as const;
+/** Reads one link of an error, or `undefined` when the read throws. */
+function readLink(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * The errors directly wrapped by `value`: its `cause`, its `error`, and the members of its `errors` array,
- * as far as they can be read. Plain objects count: gaxios 7 puts a plain object in `cause`.
+ * The errors directly wrapped by `value`: its `cause` (ES2022), its `error` (gaxios), and the members of its `errors`
+ * array (AggregateError), as far as they can be read. Plain objects count: gaxios 7 puts a plain object in `cause`.
+ * Each key is read at a site of its own (not through {@link readProp}): the cause walk reads them on every error of a
+ * chain, and monomorphic reads keep it fast.
  */
 export function linkedErrors(value: unknown, maxMembers: number): unknown[] {
   if (!isObjectLike(value)) return [];
+  const links = value as { readonly cause?: unknown; readonly error?: unknown; readonly errors?: unknown };
   const out: unknown[] = [];
-  for (const key of LINK_KEYS) {
-    const linked = readProp(value, key);
-    if (isObjectLike(linked)) out.push(linked);
-  }
-  const errors = readProp(value, 'errors');
+  const cause = readLink(() => links.cause);
+  if (isObjectLike(cause)) out.push(cause);
+  const wrapped = readLink(() => links.error);
+  if (isObjectLike(wrapped)) out.push(wrapped);
+  const errors = readLink(() => links.errors);
   try {
     if (Array.isArray(errors)) {
       const n = Math.min(errors.length, maxMembers);

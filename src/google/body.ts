@@ -143,12 +143,27 @@ export function readOAuthError(data: unknown): OAuthErrorBody | undefined {
   };
 }
 
+/**
+ * Bodies already read, by response data object. Every Google predicate of a policy reads the body of the same error
+ * (ten or more reads per classification), and a rule's message reads it again: once is enough.
+ */
+const apiBodies = new WeakMap<object, GoogleApiErrorBody | undefined>();
+const oauthBodies = new WeakMap<object, OAuthErrorBody | undefined>();
+
+function readOnce<B>(data: unknown, cache: WeakMap<object, B | undefined>, read: (data: unknown) => B | undefined): B | undefined {
+  if (!isObjectLike(data)) return read(data);
+  if (cache.has(data)) return cache.get(data);
+  const body = read(data);
+  cache.set(data, body);
+  return body;
+}
+
 /** The AIP-193 body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
-  return readGoogleApiError(responseDataOf(error));
+  return readOnce(responseDataOf(error), apiBodies, readGoogleApiError);
 }
 
 /** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
-  return readOAuthError(responseDataOf(error));
+  return readOnce(responseDataOf(error), oauthBodies, readOAuthError);
 }

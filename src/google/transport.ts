@@ -5,7 +5,7 @@
  * (`GaxiosError -> TypeError('fetch failed') -> Error{code}`); gaxios 7 marks a timeout only through
  * `config.signal.reason.name`. So the error's `cause` / `error` / `errors[]` links are walked, bounded and cycle-safe.
  */
-import { errorChain } from '../chain.js';
+import { findInChain } from '../chain.js';
 import { readProp, readString } from '../read.js';
 import { isNetworkCode } from '../rules/codes.js';
 import { isAbortShape, isTimeoutError } from '../rules/timeout.js';
@@ -20,9 +20,9 @@ const MAX_MEMBERS = 4;
 /** Codes of timeouts besides those of {@link isTimeoutError}. */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
-/** The error and the errors it wraps, breadth-first, at most 16, each once. */
-function chainOf(error: unknown): unknown[] {
-  return [...errorChain(error, MAX_NODES, MAX_MEMBERS)];
+/** True when `test` holds for the error or one it wraps (breadth-first, at most 16, each once). */
+function someInChain(error: unknown, test: (node: unknown) => boolean): boolean {
+  return findInChain(error, (node) => (test(node) ? true : undefined), MAX_NODES, MAX_MEMBERS) === true;
 }
 
 /** A node's string code: `code`, else node-fetch's string `errno`. */
@@ -58,7 +58,7 @@ export function isGoogleTransportError(error: unknown): boolean {
  */
 export function isTimedOut(error: unknown): boolean {
   const reason = readProp(readProp(readProp(error, 'config'), 'signal'), 'reason');
-  return readString(reason, 'name') === 'TimeoutError' || chainOf(error).some(isTimeoutNode);
+  return readString(reason, 'name') === 'TimeoutError' || someInChain(error, isTimeoutNode);
 }
 
 /**
@@ -70,7 +70,7 @@ export function isTimedOut(error: unknown): boolean {
  * ```
  */
 export function isAborted(error: unknown): boolean {
-  return !isTimedOut(error) && chainOf(error).some(isAbortShape);
+  return !isTimedOut(error) && someInChain(error, isAbortShape);
 }
 
 /**
@@ -82,9 +82,13 @@ export function isAborted(error: unknown): boolean {
  * ```
  */
 export function networkCodeOf(error: unknown): string | undefined {
-  for (const node of chainOf(error)) {
-    const code = codeOf(node);
-    if (isNetworkCode(code)) return code;
-  }
-  return undefined;
+  return findInChain(
+    error,
+    (node) => {
+      const code = codeOf(node);
+      return isNetworkCode(code) ? code : undefined;
+    },
+    MAX_NODES,
+    MAX_MEMBERS,
+  );
 }

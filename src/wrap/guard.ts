@@ -154,7 +154,30 @@ type AnyFunction = (this: unknown, ...args: never[]) => unknown;
 export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>, name: string | undefined, policy: ErrorPolicy): H {
   if ((handler as unknown as Record<symbol, unknown>)[WRAPPED] !== undefined) return handler;
   const invoke = handler as unknown as (this: unknown, ...args: unknown[]) => unknown;
-  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+
+  /** A failure of a call that no access log times: everything about the call is worked out here, not before. */
+  const fail = (args: readonly unknown[], error: unknown): R =>
+    answerFailure(shape, policy, { handler: shape.handler, name: nameOfCall(shape, name, args), startedAt: 0 }, error, false, requestContextOf(args));
+
+  /** The plain path: nothing beyond the try until a failure is known. */
+  const plain = function (this: unknown, ...args: unknown[]): unknown {
+    let result: unknown;
+    try {
+      result = invoke.apply(this, args);
+    } catch (error) {
+      return settle(() => fail(args, error));
+    }
+    if (!isPromiseLike(result)) return result;
+    try {
+      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
+      return Promise.resolve(result).then(undefined, (error: unknown) => fail(args, error));
+    } catch (error) {
+      return settle(() => fail(args, error));
+    }
+  };
+
+  /** The full path: the degraded check, and timing and one outcome per request for the access log. */
+  const full = function (this: unknown, ...args: unknown[]): unknown {
     const request = requestContextOf(args);
     const timed = policy.onOutcome !== undefined && firstReport(request);
     const callName = nameOfCall(shape, name, args);
@@ -178,7 +201,6 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
       return result;
     }
     try {
-      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
       const pending = Promise.resolve(result);
       return timed
         ? pending.then((value) => {
@@ -190,6 +212,8 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
       return settle(() => onFailure(error));
     }
   };
+
+  const wrapped = policy.onOutcome === undefined && policy.degraded === undefined ? plain : full;
   Object.defineProperty(wrapped, WRAPPED, { value: handler });
   Object.defineProperty(wrapped, 'name', { value: invoke.name, configurable: true });
   Object.defineProperty(wrapped, 'length', { value: invoke.length, configurable: true });

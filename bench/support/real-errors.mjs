@@ -4,31 +4,22 @@
  * `AbortSignal.timeout`'s DOMException, the Google errors come from gaxios 7 and google-auth-library 10 talking to a
  * local 127.0.0.1 server, the zod error from a real zod 4 parse. No traffic leaves 127.0.0.1.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { Gaxios } from 'gaxios7';
 import { OAuth2Client } from 'google-auth-library10';
 import { z } from 'zod';
 
-/** Every error kind the failure-path table covers. */
-export interface RealErrors {
-  /** `new ToolError(...)`, as a tool throws it. */
-  readonly toolError: unknown;
-  /** A real `TypeError: Cannot read properties of undefined`, the typical crash. */
-  readonly crash: unknown;
-  /** `TypeError: fetch failed` with its ECONNREFUSED cause, from `fetch` to a closed 127.0.0.1 port. */
-  readonly network: unknown;
-  /** The DOMException `TimeoutError` that `AbortSignal.timeout` aborts with. */
-  readonly timeout: unknown;
-  /** A gaxios 7 `GaxiosError` for a 403 PERMISSION_DENIED JSON answer. */
-  readonly googleApi: unknown;
-  /** google-auth-library 10's refresh failure: a `GaxiosError` for `invalid_grant` from the token endpoint. */
-  readonly oauthRefresh: unknown;
-  /** A zod 4 `ZodError` from `schema.parse`. */
-  readonly zod: unknown;
-  /** A 64-deep `cause` chain of plain Errors with a ToolError at the bottom. */
-  readonly chain64: unknown;
-}
+/**
+ * @typedef {object} RealErrors Every error kind the failure-path table covers.
+ * @property {unknown} toolError `new ToolError(...)`, as a tool throws it.
+ * @property {unknown} crash A real `TypeError: Cannot read properties of undefined`, the typical crash.
+ * @property {unknown} network `TypeError: fetch failed` with its ECONNREFUSED cause, from `fetch` to a closed 127.0.0.1 port.
+ * @property {unknown} timeout The DOMException `TimeoutError` that `AbortSignal.timeout` aborts with.
+ * @property {unknown} googleApi A gaxios 7 `GaxiosError` for a 403 PERMISSION_DENIED JSON answer.
+ * @property {unknown} oauthRefresh google-auth-library 10's refresh failure: a `GaxiosError` for `invalid_grant` from the token endpoint.
+ * @property {unknown} zod A zod 4 `ZodError` from `schema.parse`.
+ * @property {unknown} chain64 A 64-deep `cause` chain of plain Errors with a ToolError at the bottom.
+ */
 
 /** A planted secret that must never come back out (it is in the request, and gaxios errors keep the request). */
 export const PLANTED_TOKEN = 'ya29.benchPlantedAccessToken0123456789abcdef';
@@ -44,26 +35,30 @@ const PERMISSION_DENIED = {
 
 const INVALID_GRANT = { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' };
 
-function listen(server: Server): Promise<number> {
+/** @param {import('node:http').Server} server @returns {Promise<number>} */
+function listen(server) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(0, '127.0.0.1', () => resolve(/** @type {import('node:net').AddressInfo} */ (server.address()).port));
   });
 }
 
-function close(server: Server): Promise<void> {
+/** @param {import('node:http').Server} server @returns {Promise<void>} */
+function close(server) {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-async function closedPort(): Promise<number> {
+/** @returns {Promise<number>} */
+async function closedPort() {
   const server = createServer();
   const port = await listen(server);
   await close(server);
   return port;
 }
 
-async function rejection(run: () => Promise<unknown>, what: string): Promise<unknown> {
+/** @param {() => Promise<unknown>} run @param {string} what */
+async function rejection(run, what) {
   try {
     await run();
   } catch (error) {
@@ -72,7 +67,8 @@ async function rejection(run: () => Promise<unknown>, what: string): Promise<unk
   throw new Error(`${what} did not fail`);
 }
 
-function thrown(run: () => unknown, what: string): unknown {
+/** @param {() => unknown} run @param {string} what */
+function thrown(run, what) {
   try {
     run();
   } catch (error) {
@@ -81,8 +77,12 @@ function thrown(run: () => unknown, what: string): unknown {
   throw new Error(`${what} did not throw`);
 }
 
-/** Produces every error once. `ToolError` is the class of the build under test. */
-export async function captureRealErrors(ToolError: new (message: string) => Error): Promise<RealErrors> {
+/**
+ * Produces every error once.
+ * @param {new (message: string) => Error} ToolError the class of the build under test
+ * @returns {Promise<RealErrors>}
+ */
+export async function captureRealErrors(ToolError) {
   const server = createServer((req, res) => {
     const body = req.url?.startsWith('/token') === true ? INVALID_GRANT : PERMISSION_DENIED;
     const status = req.url?.startsWith('/token') === true ? 400 : 403;
@@ -99,7 +99,7 @@ export async function captureRealErrors(ToolError: new (message: string) => Erro
 
     const signal = AbortSignal.timeout(1);
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    const timeout: unknown = signal.reason;
+    const timeout = signal.reason;
 
     const googleApi = await rejection(
       () =>
@@ -122,11 +122,11 @@ export async function captureRealErrors(ToolError: new (message: string) => Erro
     const zod = thrown(() => z.object({ name: z.string(), count: z.number().int() }).parse({ name: 7, count: 1.5 }), 'zod parse');
 
     const crash = thrown(() => {
-      const config = JSON.parse('{}') as { sheet?: { id: string } };
-      return config.sheet!.id;
+      const config = JSON.parse('{}');
+      return config.sheet.id;
     }, 'property read of undefined');
 
-    let chain64: unknown = new ToolError('Sheet name must not be empty');
+    let chain64 = new ToolError('Sheet name must not be empty');
     for (let depth = 1; depth < 64; depth += 1) chain64 = new Error(`layer ${depth} failed`, { cause: chain64 });
 
     return { toolError: new ToolError('Sheet name must not be empty'), crash, network, timeout, googleApi, oauthRefresh, zod, chain64 };

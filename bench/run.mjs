@@ -1,0 +1,427 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: what the policy costs, measured in one run against the bare handler measured in the same run.
+ *
+ *   node bench/run.mjs [--quick] [--strict]
+ *
+ * --quick   fewer samples and start-up rounds (a smoke run, ~30 s; the numbers are rougher)
+ * --strict  exit 1 when a goal is missed
+ *
+ * It builds the package into dist/ with the project's tsdown config and measures the BUILT package, loaded by its
+ * name (`mcp-error-policy` resolves to dist/ through the package's own exports): plain `node`, no TypeScript loader,
+ * so what is timed is what users run. Mitata prints its own report per group; the last table is the summary.
+ *
+ * Plain JavaScript on purpose: run through tsx, code is compiled with esbuild's keepNames, which wraps every closure
+ * created per call in a `__name()` call (an Object.defineProperty each time) and makes the wrapped success path look
+ * ~400 ns slower than it is.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { bench, do_not_optimize, group, measure, run, summary } from 'mitata';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { z } from 'zod';
+import { buildPackage, ROOT } from './support/build.mjs';
+import { interleave, median } from './support/interleave.mjs';
+import { captureRealErrors, PLANTED_TOKEN } from './support/real-errors.mjs';
+import { loadedModules, makeScratchApp, runProbe } from './support/scratch-app.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const loadAtStart = loadavg()[0] ?? NaN;
+const STRICT = process.argv.includes('--strict');
+/** Interleaved samples: MCP calls (one call per sample), direct calls (batches of 200). */
+const MCP_SAMPLES = QUICK ? 3_000 : 15_000;
+const DIRECT_SAMPLES = QUICK ? 100 : 400;
+const STARTUP_ROUNDS = QUICK ? 12 : 40;
+/**
+ * The table's failure-path rows: mitata's `measure` with samples of 128 calls. Mitata's default (4096 calls a sample,
+ * about 10 ms for a 2.5 µs call) lets a shared machine's preemption into most samples and inflates the median; its
+ * report above keeps its defaults.
+ */
+const TABLE_MEASURE = { batch_samples: 128, min_cpu_time: (QUICK ? 150 : 400) * 1e6 };
+
+const GOALS = {
+  mcpRatio: 1.02,
+  directAddedNs: 100,
+  classifyNs: 2_000,
+  chainNs: 20_000,
+  startupAddedMs: 2,
+  packedBytes: 25_000,
+};
+
+/** @param {string} text */
+function note(text) {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+/** @param {number} ns */
+function time(ns) {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(1)} ns`;
+}
+
+/** @param {number} bytes */
+function kb(bytes) {
+  return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/** @param {boolean} ok */
+function verdict(ok) {
+  return ok ? 'pass' : 'FAIL';
+}
+
+/** @param {unknown} condition @param {string} message */
+function check(condition, message) {
+  if (!condition) throw new Error(`bench precondition failed: ${message}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Build, then load the built package by its name.
+note('building dist/ with tsdown (tsdown.config.ts)');
+const built = buildPackage();
+note(`built in ${(built.ms / 1000).toFixed(1)} s${built.googleEntry ? '' : ' (core only: src/google/index.ts does not exist)'}`);
+
+/** @type {typeof import('../src/index.js')} */
+const lib = await import('mcp-error-policy');
+/** @type {typeof import('../src/google/index.js') | undefined} */
+const google = built.googleEntry ? await import('mcp-error-policy/google') : undefined;
+check(import.meta.resolve('mcp-error-policy') === new URL('../dist/index.mjs', import.meta.url).href, 'mcp-error-policy resolves to dist/index.mjs');
+
+const noop = () => {};
+const quietPolicy = lib.createErrorPolicy({ logger: noop });
+const accessLogPolicy = lib.createErrorPolicy({ logger: noop, onOutcome: noop });
+const zodPolicy = lib.createErrorPolicy({ rules: [...lib.coreRules, lib.zodErrorRule], logger: noop });
+const googlePolicy = lib.createErrorPolicy({
+  rules: google === undefined ? lib.coreRules : [...google.googleRules, ...lib.coreRules],
+  reauthorize: 'Sign in again: run `acme auth login`.',
+  logger: noop,
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Real errors, captured once; each is checked to take the path it stands for before anything is timed.
+note('capturing real errors (fetch, AbortSignal.timeout, gaxios 7, google-auth-library 10, zod 4) on 127.0.0.1');
+const errors = await captureRealErrors(lib.ToolError);
+
+/** @type {{ label: string, error: unknown, policy: import('../src/index.js').ErrorPolicy, rule: string | RegExp | undefined, note?: string }[]} */
+const classifyCases = [
+  { label: 'ToolError', error: errors.toolError, policy: lib.defaultPolicy, rule: 'deliberate' },
+  { label: 'crash (TypeError)', error: errors.crash, policy: lib.defaultPolicy, rule: undefined },
+  { label: 'network (fetch failed)', error: errors.network, policy: lib.defaultPolicy, rule: 'network' },
+  { label: 'timeout (AbortSignal)', error: errors.timeout, policy: lib.defaultPolicy, rule: 'timeout' },
+  google === undefined
+    ? { label: 'Google API 403 (gaxios 7)', error: errors.googleApi, policy: googlePolicy, rule: undefined, note: 'core rules only: no Google entry' }
+    : { label: 'Google API 403 (gaxios 7)', error: errors.googleApi, policy: googlePolicy, rule: /^google-api-error/ },
+  google === undefined
+    ? { label: 'OAuth refresh (GAL 10)', error: errors.oauthRefresh, policy: googlePolicy, rule: undefined, note: 'core rules only: no Google entry' }
+    : { label: 'OAuth refresh (GAL 10)', error: errors.oauthRefresh, policy: googlePolicy, rule: 'google-oauth-refresh' },
+  { label: 'zod 4 (zodErrorRule)', error: errors.zod, policy: zodPolicy, rule: 'zod' },
+];
+const chainCase = { label: '64-deep cause chain', error: errors.chain64, policy: lib.defaultPolicy, rule: 'deliberate' };
+/** Worst case of a miss: every rule of the recommended Google + core policy is tried and none matches. */
+const missCase = { label: 'crash, Google + core rules', error: errors.crash, policy: googlePolicy, rule: undefined };
+
+for (const c of [...classifyCases, chainCase, missCase]) {
+  const result = lib.classifyError(c.error, c.policy);
+  if (c.rule === undefined) {
+    check(result.kind === 'crash', `${c.label} is a crash, got ${result.kind}`);
+  } else {
+    check(result.kind === 'anticipated', `${c.label} is anticipated, got ${result.kind}`);
+    const name = result.kind === 'anticipated' ? result.rule.name : '';
+    check(typeof c.rule === 'string' ? name === c.rule : c.rule.test(name), `${c.label} matches rule ${String(c.rule)}, got ${name}`);
+    check(result.kind === 'anticipated' && !result.message.includes(PLANTED_TOKEN), `${c.label}: the planted token stays out of the client text`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Handlers: the bare one and the same function wrapped, through a real McpServer and Client over InMemoryTransport.
+/** @param {{ n: number }} args */
+const asyncTool = async ({ n }) => ({ content: [{ type: 'text', text: `n=${n}` }] });
+/** @param {{ n: number }} args */
+const syncTool = ({ n }) => ({ content: [{ type: 'text', text: `n=${n}` }] });
+const wrappedAsync = lib.withClientVisibleErrors(asyncTool, { name: 'echo' });
+const wrappedAsyncLogged = lib.withClientVisibleErrors(asyncTool, { name: 'echo', policy: accessLogPolicy });
+const wrappedSync = lib.withClientVisibleErrors(syncTool, { name: 'echo' });
+
+const server = new McpServer({ name: 'bench', version: '1.0.0' });
+server.registerTool('bare', { inputSchema: { n: z.number() } }, asyncTool);
+server.registerTool('bare-again', { inputSchema: { n: z.number() } }, asyncTool);
+server.registerTool('wrapped', { inputSchema: { n: z.number() } }, wrappedAsync);
+const client = new Client({ name: 'bench-client', version: '1.0.0' });
+const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+const callBare = () => client.callTool({ name: 'bare', arguments: { n: 1 } });
+const callBareAgain = () => client.callTool({ name: 'bare-again', arguments: { n: 1 } });
+const callWrapped = () => client.callTool({ name: 'wrapped', arguments: { n: 1 } });
+check(JSON.stringify(await callBare()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare tool answers n=1');
+check(JSON.stringify(await callWrapped()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'wrapped tool answers n=1');
+
+const args = { n: 1 };
+
+// The crash path: a handler that really crashes (reads a property of undefined), each call a fresh TypeError.
+/** @param {{ n: number }} _args */
+const crashingTool = async (_args) => {
+  /** @type {{ sheet?: { id: string } }} */
+  const config = {};
+  return { content: [{ type: 'text', text: config.sheet.id }] };
+};
+/** @param {{ n: number }} _args */
+const refusingTool = async (_args) => {
+  throw new lib.ToolError('Sheet name must not be empty');
+};
+const wrappedCrashing = lib.withClientVisibleErrors(crashingTool, { name: 'echo', policy: quietPolicy });
+const wrappedRefusing = lib.withClientVisibleErrors(refusingTool, { name: 'echo', policy: quietPolicy });
+const crashResult = await wrappedCrashing(args);
+check(crashResult.isError === true && /^Error executing tool echo \(reference [0-9a-f]{12}\)$/.test(crashResult.content[0]?.text ?? ''), 'crash answers with a reference');
+const refusedResult = await wrappedRefusing(args);
+check(refusedResult.content[0]?.text === 'Error executing tool echo: Sheet name must not be empty', 'ToolError answers with its text');
+/** @param {(args: { n: number }) => Promise<unknown>} handler */
+const bareThrow = async (handler) => {
+  try {
+    return await handler(args);
+  } catch (error) {
+    return error;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mitata: every case, printed by group.
+group('success path: tool call through McpServer + Client (InMemoryTransport)', () => {
+  summary(() => {
+    bench('mcp: bare handler', callBare).baseline();
+    bench('mcp: withClientVisibleErrors', callWrapped);
+  });
+});
+group('success path: direct callback call', () => {
+  summary(() => {
+    bench('direct async: bare', async () => do_not_optimize(await asyncTool(args))).baseline();
+    bench('direct async: wrapped', async () => do_not_optimize(await wrappedAsync(args)));
+    bench('direct async: wrapped + onOutcome', async () => do_not_optimize(await wrappedAsyncLogged(args)));
+    bench('direct sync: bare', () => do_not_optimize(syncTool(args)));
+    bench('direct sync: wrapped', () => do_not_optimize(wrappedSync(args)));
+  });
+});
+/** The failure-path cases, by name: printed by mitata's report, then measured again for the table. */
+/** @type {Map<string, () => unknown>} */
+const failureCases = new Map();
+for (const c of [...classifyCases, chainCase, missCase]) {
+  failureCases.set(`classify: ${c.label}`, () => do_not_optimize(lib.classifyError(c.error, c.policy)));
+}
+failureCases.set('crash: bare handler, caught', () => bareThrow(crashingTool));
+failureCases.set('crash: wrapped, to isError', () => wrappedCrashing(args));
+failureCases.set('ToolError: bare handler, caught', () => bareThrow(refusingTool));
+failureCases.set('ToolError: wrapped, to isError', () => wrappedRefusing(args));
+/** @param {string} name */
+const failureCase = (name) => {
+  const fn = failureCases.get(name);
+  if (fn === undefined) throw new Error(`no case ${name}`);
+  return fn;
+};
+group('failure path: classifyError', () => {
+  for (const [name, fn] of failureCases) if (name.startsWith('classify: ')) bench(name, fn);
+});
+group('failure path: handler failure to isError result (direct call, no-op function logger)', () => {
+  summary(() => {
+    bench('crash: bare handler, caught', failureCase('crash: bare handler, caught')).baseline();
+    bench('crash: wrapped, to isError', failureCase('crash: wrapped, to isError'));
+    bench('ToolError: bare handler, caught', failureCase('ToolError: bare handler, caught'));
+    bench('ToolError: wrapped, to isError', failureCase('ToolError: wrapped, to isError'));
+  });
+});
+
+const report = await run({ colors: process.stdout.isTTY === true });
+note('failure path for the table: mitata measure, 128 calls a sample');
+/** @type {Map<string, number>} */
+const p50 = new Map();
+for (const [name, fn] of failureCases) p50.set(name, (await measure(fn, TABLE_MEASURE)).p50);
+/** @param {string} name */
+const medianOf = (name) => {
+  const value = p50.get(name);
+  if (value === undefined) throw new Error(`no result for ${name}`);
+  return value;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The success-path comparisons, interleaved: bare and wrapped timed in turn, sample by sample (order reversed every
+// other sample), so that the load of a shared machine hits both sides of each ratio alike. Mitata's blocks above time
+// each case alone; the table's success rows come from here. `bare-again` (the bare handler under a second name) is the
+// A/A control: its ratio to `bare` is the noise of this measurement.
+note(`success path, interleaved: ${MCP_SAMPLES} MCP calls per case, ${DIRECT_SAMPLES} x 200 direct calls per case`);
+const mcpTimes = await interleave(
+  [
+    { name: 'bare', async: true, fn: callBare },
+    { name: 'bare-again', async: true, fn: callBareAgain },
+    { name: 'wrapped', async: true, fn: callWrapped },
+  ],
+  { samples: MCP_SAMPLES, batch: 1, warmup: 500 },
+);
+const asyncTimes = await interleave(
+  [
+    { name: 'bare', async: true, fn: () => asyncTool(args) },
+    { name: 'wrapped', async: true, fn: () => wrappedAsync(args) },
+    { name: 'wrapped + onOutcome', async: true, fn: () => wrappedAsyncLogged(args) },
+  ],
+  { samples: DIRECT_SAMPLES, batch: 200 },
+);
+const syncTimes = await interleave(
+  [
+    { name: 'bare', fn: () => syncTool(args) },
+    { name: 'wrapped', fn: () => wrappedSync(args) },
+  ],
+  { samples: DIRECT_SAMPLES, batch: 200 },
+);
+/** @param {Map<string, number>} times @param {string} name */
+const timeOf = (times, name) => times.get(name) ?? NaN;
+await client.close();
+await server.close();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Start-up: fresh processes importing the built package by name from a scratch app, against a one-line package.
+note(`start-up: ${STARTUP_ROUNDS} rounds of fresh node processes`);
+const app = makeScratchApp(ROOT);
+/** @type {{ specifier: string, label: string }[]} */
+const startupCases = [
+  { specifier: 'one-line', label: 'one-line package' },
+  { specifier: 'mcp-error-policy', label: 'mcp-error-policy' },
+  ...(built.googleEntry ? [{ specifier: 'mcp-error-policy/google', label: 'mcp-error-policy/google' }] : []),
+];
+/** @type {Map<string, { importMs: number[], cpuMs: number[], wallMs: number[] }>} */
+const startup = new Map(startupCases.map((c) => [c.specifier, { importMs: [], cpuMs: [], wallMs: [] }]));
+let proof;
+try {
+  for (let round = 0; round < STARTUP_ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? startupCases : [...startupCases].reverse();
+    for (const c of order) {
+      const { out, wallMs } = runProbe(app.probe, ['time', c.specifier]);
+      const samples = startup.get(c.specifier);
+      samples?.importMs.push(out.ms);
+      samples?.cpuMs.push(out.cpuMs);
+      samples?.wallMs.push(wallMs);
+    }
+  }
+  const entries = built.googleEntry ? ['mcp-error-policy', 'mcp-error-policy/google'] : ['mcp-error-policy'];
+  proof = loadedModules(app.probe, entries);
+  const control = loadedModules(app.probe, [...entries, join(ROOT, 'node_modules/zod/index.js')]);
+  check(control.forbidden.includes('zod'), 'the import check sees a package when one is loaded (control: zod)');
+  check(proof.esm.some((url) => url.endsWith('/dist/index.mjs')) && proof.cjs.some((url) => url.endsWith('/dist/index.cjs')), 'the import check saw dist/index.mjs and dist/index.cjs load');
+} finally {
+  app.cleanup();
+}
+/** @param {string} specifier @param {'importMs' | 'cpuMs' | 'wallMs'} key */
+const startupMedian = (specifier, key) => median(startup.get(specifier)?.[key] ?? []);
+/** @param {string} specifier */
+const startupMin = (specifier) => Math.min(...(startup.get(specifier)?.importMs ?? []));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Size: the packed tarball (npm pack --dry-run, no prepack: dist/ was just built) and each entry gzipped (level 9).
+note('size: npm pack --dry-run');
+const packJson = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+/** @type {{ size: number, unpackedSize: number, entryCount: number, files: { path: string, size: number }[] }} */
+const pack = JSON.parse(packJson)[0];
+/** @param {string} file */
+const gzipped = (file) => gzipSync(readFileSync(join(ROOT, file)), { level: 9 }).length;
+/** Files an entry loads: itself and the chunks it imports (relative imports, one level). @param {string} file */
+function withChunks(file) {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const dir = file.slice(0, file.lastIndexOf('/') + 1);
+  const chunks = [...text.matchAll(/(?:from\s+|require\()["'](\.{1,2}\/[^"']+)["']/g)].map((m) => join(dir, m[1] ?? '').replaceAll('\\', '/'));
+  return [file, ...new Set(chunks)];
+}
+const entryFiles = ['dist/index.mjs', 'dist/index.cjs', ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : [])];
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table.
+/** @type {[string, string, string, string][]} */
+const rows = [];
+/** @type {string[]} */
+const missed = [];
+/** @param {string} label @param {string} value @param {string} ratio @param {boolean | undefined} ok */
+function row(label, value, ratio, ok) {
+  rows.push([label, value, ratio, ok === undefined ? 'info' : verdict(ok)]);
+  if (ok === false) missed.push(label);
+}
+
+{
+  const bare = timeOf(mcpTimes, 'bare');
+  const ratio = timeOf(mcpTimes, 'wrapped') / bare;
+  row('success: MCP tool call, bare handler', time(bare), '1.000x (baseline)', undefined);
+  row('success: MCP tool call, bare again (A/A noise)', time(timeOf(mcpTimes, 'bare-again')), `${(timeOf(mcpTimes, 'bare-again') / bare).toFixed(3)}x`, undefined);
+  row('success: MCP tool call, withClientVisibleErrors', time(timeOf(mcpTimes, 'wrapped')), `${ratio.toFixed(3)}x / goal <= ${GOALS.mcpRatio}x`, ratio <= GOALS.mcpRatio);
+  const asyncBare = timeOf(asyncTimes, 'bare');
+  const asyncAdded = timeOf(asyncTimes, 'wrapped') - asyncBare;
+  row('success: direct call, async handler, bare', time(asyncBare), 'baseline', undefined);
+  row('success: direct call, async handler, wrapped', time(timeOf(asyncTimes, 'wrapped')), `+${asyncAdded.toFixed(0)} ns / goal < ${GOALS.directAddedNs} ns`, asyncAdded < GOALS.directAddedNs);
+  row('success: direct call, async, wrapped + onOutcome', time(timeOf(asyncTimes, 'wrapped + onOutcome')), `+${(timeOf(asyncTimes, 'wrapped + onOutcome') - asyncBare).toFixed(0)} ns (access log on)`, undefined);
+  const syncBare = timeOf(syncTimes, 'bare');
+  const syncAdded = timeOf(syncTimes, 'wrapped') - syncBare;
+  row('success: direct call, sync handler, bare', time(syncBare), 'baseline', undefined);
+  row('success: direct call, sync handler, wrapped', time(timeOf(syncTimes, 'wrapped')), `+${syncAdded.toFixed(0)} ns / goal < ${GOALS.directAddedNs} ns`, syncAdded < GOALS.directAddedNs);
+}
+for (const c of classifyCases) {
+  const ns = medianOf(`classify: ${c.label}`);
+  row(`failure: classifyError ${c.label}${c.note === undefined ? '' : ` [${c.note}]`}`, time(ns), `goal < ${time(GOALS.classifyNs)}`, ns < GOALS.classifyNs);
+}
+{
+  const ns = medianOf(`classify: ${chainCase.label}`);
+  row(`failure: classifyError ${chainCase.label} (ToolError at the bottom)`, time(ns), `goal < ${time(GOALS.chainNs)}`, ns < GOALS.chainNs);
+  row(`failure: classifyError ${missCase.label} (worst miss)`, time(medianOf(`classify: ${missCase.label}`)), 'no goal', undefined);
+}
+{
+  const bare = medianOf('crash: bare handler, caught');
+  const wrapped = medianOf('crash: wrapped, to isError');
+  row('failure: crash, bare handler throws, caught', time(bare), 'baseline', undefined);
+  row('failure: crash to isError result (log record built)', time(wrapped), `${(wrapped / bare).toFixed(2)}x, +${time(wrapped - bare)}`, undefined);
+  const tBare = medianOf('ToolError: bare handler, caught');
+  const tWrapped = medianOf('ToolError: wrapped, to isError');
+  row('failure: ToolError to isError result', time(tWrapped), `${(tWrapped / tBare).toFixed(2)}x, +${time(tWrapped - tBare)}`, undefined);
+}
+{
+  const base = startupMedian('one-line', 'importMs');
+  const baseCpu = startupMedian('one-line', 'cpuMs');
+  const baseWall = startupMedian('one-line', 'wallMs');
+  const baseMin = startupMin('one-line');
+  row('start-up: import() of a one-line package', `${base.toFixed(2)} ms`, `baseline (whole process ${baseWall.toFixed(1)} ms)`, undefined);
+  for (const c of startupCases.slice(1)) {
+    const added = startupMedian(c.specifier, 'importMs') - base;
+    const isCore = c.specifier === 'mcp-error-policy';
+    const detail = `min +${(startupMin(c.specifier) - baseMin).toFixed(2)}, CPU +${(startupMedian(c.specifier, 'cpuMs') - baseCpu).toFixed(2)}, process +${(startupMedian(c.specifier, 'wallMs') - baseWall).toFixed(1)} ms`;
+    row(
+      `start-up: import('${c.specifier}') adds`,
+      `${added.toFixed(2)} ms`,
+      `${isCore ? `goal < ${GOALS.startupAddedMs} ms` : 'no goal'} (${detail})`,
+      isCore ? added < GOALS.startupAddedMs : undefined,
+    );
+  }
+  const names = built.googleEntry ? 'core + google, ESM + CJS' : 'core, ESM + CJS';
+  row(`start-up: loads gaxios/GAL/zod/MCP SDK (${names})`, proof.forbidden.length === 0 ? 'none' : proof.forbidden.join(', '), 'goal: none', proof.forbidden.length === 0);
+}
+row(`size: npm pack tarball (${pack.entryCount} files)`, kb(pack.size), `goal < ${kb(GOALS.packedBytes)} (unpacked ${kb(pack.unpackedSize)})`, pack.size < GOALS.packedBytes);
+for (const file of entryFiles) {
+  const files = withChunks(file);
+  const total = files.reduce((sum, f) => sum + gzipped(f), 0);
+  row(`size: ${file} gzip${files.length > 1 ? ` (+${files.length - 1} chunk)` : ''}`, kb(total), `${kb(gzipped(file))} without chunks`, undefined);
+}
+
+const header = /** @type {const} */ (['case', 'median', 'ratio vs bare / goal', 'pass/fail']);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+const line = (/** @type {readonly string[]} */ cells) => cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(' | ');
+const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
+const cpu = report.context.cpu.name ?? 'unknown cpu';
+process.stdout.write(
+  [
+    '',
+    `mcp-error-policy bench: node ${process.version}, ${cpu}, ${QUICK ? 'quick run' : 'full run'}; medians (p50); ` +
+      `load average ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? NaN).toFixed(1)} at end (absolute times grow with load, ratios less)`,
+    line(header),
+    rule,
+    ...rows.map(line),
+    '',
+    missed.length === 0 ? 'All goals met.' : `Goals missed: ${missed.join('; ')}`,
+    '',
+  ].join('\n'),
+);
+if (STRICT && missed.length > 0) process.exitCode = 1;

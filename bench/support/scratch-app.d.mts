@@ -1,0 +1,8 @@
+/** Package names the core and Google entries must never load (matched against loaded file URLs). */
+export declare const FORBIDDEN: RegExp;
+/** A scratch app whose node_modules links `mcp-error-policy` to `packageDir` and holds a one-line package. */
+export declare function makeScratchApp(packageDir: string): { dir: string; probe: string; cleanup: () => void };
+/** Runs the import probe in a fresh process. */
+export declare function runProbe(probe: string, args: string[], node?: string): { out: unknown; wallMs: number };
+/** Imports and requires `specifiers` in a fresh process: the forbidden packages it loaded, and every file it loaded. */
+export declare function loadedModules(probe: string, specifiers: string[], node?: string): { forbidden: string[]; esm: string[]; cjs: string[] };

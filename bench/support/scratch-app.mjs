@@ -1,0 +1,70 @@
+/**
+ * A scratch app directory outside the repository, laid out as a user's project: node_modules/mcp-error-policy is a
+ * link to a built package directory, node_modules/one-line is a package of one line (the baseline of the start-up
+ * cost), and the import probe sits at its root.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const PROBE = fileURLToPath(new URL('./import-probe.mjs', import.meta.url));
+const HOOKS_URL = new URL('./loader-hooks.mjs', import.meta.url).href;
+
+/** Package names the core and Google entries must never load. */
+export const FORBIDDEN = /\/node_modules\/(gaxios\d*|google-auth-library\d*|googleapis(?:-common)?\d*|zod|@modelcontextprotocol\/[^/]+)\//;
+
+/**
+ * @param {string} packageDir a directory with the package.json and the built dist/ of mcp-error-policy
+ * @returns {{ dir: string, probe: string, cleanup: () => void }}
+ */
+export function makeScratchApp(packageDir) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-error-policy-probe-'));
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, 'one-line'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "probe-app", "private": true, "type": "module" }\n');
+  writeFileSync(
+    join(modules, 'one-line', 'package.json'),
+    '{ "name": "one-line", "version": "1.0.0", "type": "module", "exports": { "import": "./index.mjs", "require": "./index.cjs" } }\n',
+  );
+  writeFileSync(join(modules, 'one-line', 'index.mjs'), 'export const one = 1;\n');
+  writeFileSync(join(modules, 'one-line', 'index.cjs'), 'exports.one = 1;\n');
+  symlinkSync(packageDir, join(modules, 'mcp-error-policy'), 'dir');
+  const probe = join(dir, 'import-probe.mjs');
+  copyFileSync(PROBE, probe);
+  return { dir, probe, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs the probe in a fresh process.
+ * @param {string} probe
+ * @param {string[]} args
+ * @param {string} [node] the node binary
+ * @returns {{ out: any, wallMs: number }}
+ */
+export function runProbe(probe, args, node = process.execPath) {
+  const started = performance.now();
+  const result = spawnSync(node, [probe, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const wallMs = performance.now() - started;
+  if (result.status !== 0) throw new Error(`probe ${args.join(' ')} failed (exit ${String(result.status)}):\n${result.stderr}`);
+  return { out: JSON.parse(result.stdout), wallMs };
+}
+
+/**
+ * Imports and requires `specifiers` in a fresh process and returns the forbidden packages it loaded, with every file
+ * it loaded (to show the check saw them).
+ * @param {string} probe
+ * @param {string[]} specifiers
+ * @param {string} [node]
+ * @returns {{ forbidden: string[], esm: string[], cjs: string[] }}
+ */
+export function loadedModules(probe, specifiers, node) {
+  const { out } = runProbe(probe, ['loaded', HOOKS_URL, ...specifiers], node);
+  /** @type {string[]} */
+  const esm = out.esm;
+  /** @type {string[]} */
+  const cjs = out.cjs.map((file) => pathToFileURL(file).href);
+  const forbidden = [...new Set([...esm, ...cjs].filter((url) => FORBIDDEN.test(url)).map((url) => FORBIDDEN.exec(url)?.[1] ?? url))];
+  return { forbidden, esm, cjs };
+}

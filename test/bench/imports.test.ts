@@ -1,0 +1,78 @@
+/**
+ * The built package loads none of the packages it only knows structurally: importing or requiring
+ * `mcp-error-policy` or `mcp-error-policy/google` must not load gaxios, google-auth-library, googleapis, zod or either
+ * MCP SDK. A user who imports the policy pays for the policy, not for the SDKs it recognises.
+ *
+ * The package is built from the current src/ with the project's tsdown config into a scratch copy (never the shared
+ * dist/), linked into a scratch app's node_modules, and imported by name in a fresh `node` process whose ESM loader
+ * hooks record every resolved URL (and whose `require.cache` lists every CommonJS file).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage, hasGoogleEntry, ROOT } from '../../bench/support/build.mjs';
+import { loadedModules, makeScratchApp } from '../../bench/support/scratch-app.mjs';
+
+const require = createRequire(import.meta.url);
+
+let work = '';
+let packageDir = '';
+let app: ReturnType<typeof makeScratchApp> | undefined;
+
+function probe(): string {
+  if (app === undefined) throw new Error('the scratch app was not made');
+  return app.probe;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'mcp-error-policy-imports-'));
+  packageDir = join(work, 'package');
+  mkdirSync(packageDir);
+  copyFileSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
+  buildPackage({ outDir: join(packageDir, 'dist'), dts: false });
+  app = makeScratchApp(packageDir);
+}, 180_000);
+
+afterAll(() => {
+  app?.cleanup();
+  if (work !== '') rmSync(work, { recursive: true, force: true });
+});
+
+describe('importing the built package', () => {
+  it('loads none of gaxios, google-auth-library, zod or the MCP SDKs for mcp-error-policy (ESM and CJS)', () => {
+    const loaded = loadedModules(probe(), ['mcp-error-policy']);
+    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/index.mjs')).href);
+    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/index.cjs')).href);
+    expect(loaded.forbidden).toEqual([]);
+    // Everything it loads is its own build (or Node's own modules).
+    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
+    expect(foreign).toEqual([]);
+  });
+
+  it.skipIf(!hasGoogleEntry())('loads none of them for mcp-error-policy/google (ESM and CJS)', () => {
+    const loaded = loadedModules(probe(), ['mcp-error-policy/google']);
+    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/google/index.mjs')).href);
+    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/google/index.cjs')).href);
+    expect(loaded.forbidden).toEqual([]);
+    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
+    expect(foreign).toEqual([]);
+  });
+
+  it('sees each of those packages when one does load (the check can fail)', () => {
+    const loaded = loadedModules(probe(), [
+      'mcp-error-policy',
+      require.resolve('zod'),
+      require.resolve('gaxios7'),
+      require.resolve('google-auth-library10'),
+      require.resolve('@modelcontextprotocol/sdk/server/mcp.js'),
+      require.resolve('@modelcontextprotocol/server'),
+    ]);
+    // Each one named (their own dependencies, such as gaxios under google-auth-library, may come along).
+    expect(loaded.forbidden).toEqual(
+      expect.arrayContaining(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'gaxios7', 'google-auth-library10', 'zod']),
+    );
+  });
+});
