@@ -39,13 +39,22 @@ const SECRET_PARAM_SHAPE = /token|secret|passw|signature|credential|api[_-]?key|
 
 function isSecretParam(rawName: string): boolean {
   let name = rawName;
-  try {
-    name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-  } catch {
-    // keep the raw name
+  if (rawName.includes('%') || rawName.includes('+')) {
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // keep the raw name
+    }
   }
   return SECRET_PARAMS.has(name.toLowerCase()) || SECRET_PARAM_SHAPE.test(name);
 }
+
+/**
+ * An http(s) URL of printable ASCII without backslashes, dot segments or percent signs in its authority: the URLs
+ * Google clients build. Groups: scheme, authority, path, query (without `?`); the fragment is dropped. Anything else
+ * goes through `new URL`.
+ */
+const PLAIN_HTTP_URL = /^(https?:)\/\/([A-Za-z0-9.:@_~!$&'()*+,;=-]*)((?:\/(?!\.\.?(?:[/?#]|$))[!$&'()*+,;=:@A-Za-z0-9._~%-]*)*)(?:\?([^#\s\\]*))?(?:#[^\s\\]*)?$/i;
 
 function redactQuery(query: string): string {
   if (query === '') return '';
@@ -70,6 +79,14 @@ function redactQuery(query: string): string {
  * ```
  */
 export function redactUrl(url: string): string {
+  const plain = PLAIN_HTTP_URL.exec(url);
+  if (plain !== null) {
+    // An http(s) URL of plain ASCII: cut it apart by hand, as `new URL` would, at a fraction of the cost.
+    const authority = plain[2] ?? '';
+    const path = plain[3] ?? '';
+    const host = authority.slice(authority.lastIndexOf('@') + 1).toLowerCase();
+    return boundLength(`${(plain[1] ?? '').toLowerCase()}//${host}${path === '' ? '/' : path}${redactQuery(plain[4] ?? '')}`, MAX_URL_LENGTH);
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
