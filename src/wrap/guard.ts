@@ -15,7 +15,7 @@ export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
 /** How an error was reported: its classification, and the request it was reported for (none: every request). */
 interface Handled {
   readonly classification: Classification | undefined;
-  readonly call: object | undefined;
+  readonly request: object | undefined;
 }
 
 /**
@@ -39,30 +39,30 @@ function requestContextOf(args: readonly unknown[]): object | undefined {
 const reportedCalls = new WeakSet<object>();
 
 /** True unless an outer wrapper already reports this request. */
-function firstReport(call: object | undefined): boolean {
-  if (call === undefined) return true;
-  if (reportedCalls.has(call)) return false;
-  reportedCalls.add(call);
+function firstReport(request: object | undefined): boolean {
+  if (request === undefined) return true;
+  if (reportedCalls.has(request)) return false;
+  reportedCalls.add(request);
   return true;
 }
 
 /** True when `error` was reported for this request (or is an answer a wrapper made, which no request reports twice). */
-function handledFor(error: unknown, call: object | undefined): Handled | undefined {
+function handledFor(error: unknown, request: object | undefined): Handled | undefined {
   if (!isObjectLike(error)) return undefined;
   const handled = handledErrors.get(error);
   if (handled === undefined) return undefined;
-  return handled.call === undefined || handled.call === call ? handled : undefined;
+  return handled.request === undefined || handled.request === request ? handled : undefined;
 }
 
 /** Classifications of isError results made by the policy, so the access log reports their status, not 200. */
 const resultClassifications = new WeakMap<object, Classification>();
 
 /**
- * Remembers that `error` has been reported for request `call`, so that no other wrapper of that request reports it
- * again. Without `call`, no wrapper ever reports it again (answers made by a wrapper, fresh for each failure).
+ * Remembers that `error` has been reported for `request`, so that no other wrapper of that request reports it again.
+ * Without a request, no wrapper ever reports it again (answers made by a wrapper, fresh for each failure).
  */
-export function markHandled(error: unknown, classification?: Classification, call?: object): void {
-  if (isObjectLike(error)) handledErrors.set(error, { classification, call });
+export function markHandled(error: unknown, classification?: Classification, request?: object): void {
+  if (isObjectLike(error)) handledErrors.set(error, { classification, request });
 }
 
 /** Remembers the classification behind an isError result. */
@@ -116,9 +116,9 @@ export function answerFailure<R>(
   context: CallContext,
   error: unknown,
   withOutcome = true,
-  call: object | undefined = undefined,
+  request: object | undefined = undefined,
 ): R {
-  const handled = handledFor(error, call);
+  const handled = handledFor(error, request);
   if (handled !== undefined) {
     const { classification } = handled;
     if (withOutcome && classification !== undefined) reportOutcome(policy, context, classification.status, classification);
@@ -132,7 +132,7 @@ export function answerFailure<R>(
   }
   reportFailure(policy, context, classification, withOutcome);
   if (classification.kind === 'protocol') {
-    markHandled(error, classification, call);
+    markHandled(error, classification, request);
     throw error;
   }
   try {
