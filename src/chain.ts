@@ -4,7 +4,14 @@
  */
 import { linkedErrors } from './read.js';
 
-/** Most errors visited on one cause chain by classification; past it the walk stops. */
+/**
+ * Most errors visited on one cause chain by classification; past it the walk stops (and an unmatched failure is a
+ * crash).
+ * @example
+ * ```ts
+ * // a ToolError wrapped in more than MAX_CHAIN_NODES - 1 plain Errors is classified as a crash
+ * ```
+ */
 export const MAX_CHAIN_NODES = 128;
 
 /** Most members of one `errors` array visited by classification. */

@@ -14,7 +14,14 @@ type DeliberateKind = 'ToolError' | 'ResourceError' | 'ResourceNotFoundError';
 
 /** Options of the deliberate error constructors. */
 export interface DeliberateErrorOptions {
-  /** The error that led to this one. It is logged but never shown to the client. */
+  /**
+   * The error that led to this one. It is logged (as a `caused by:` line) but never shown to the client.
+   * @default none
+   * @example
+   * ```ts
+   * throw new ToolError('Could not open the sheet', { cause: error });
+   * ```
+   */
   readonly cause?: unknown;
 }
 
@@ -86,23 +93,47 @@ export class ResourceNotFoundError extends ResourceError {
   }
 }
 
-/** True for a {@link ToolError} from any copy of this package. */
+/**
+ * True for a {@link ToolError} from any copy of this package (by its registered-symbol brand).
+ * @example
+ * ```ts
+ * if (isToolError(error)) metrics.increment('tool.deliberate');
+ * ```
+ */
 export function isToolError(value: unknown): value is ToolError {
   return brandOf(value) === 'ToolError';
 }
 
-/** True for a {@link ResourceError} (including {@link ResourceNotFoundError}) from any copy of this package. */
+/**
+ * True for a {@link ResourceError} (including {@link ResourceNotFoundError}) from any copy of this package.
+ * @example
+ * ```ts
+ * isResourceError(new ResourceNotFoundError('No sheet named x')); // true
+ * ```
+ */
 export function isResourceError(value: unknown): value is ResourceError {
   const brand = brandOf(value);
   return brand === 'ResourceError' || brand === 'ResourceNotFoundError';
 }
 
-/** True for a {@link ResourceNotFoundError} from any copy of this package. */
+/**
+ * True for a {@link ResourceNotFoundError} from any copy of this package.
+ * @example
+ * ```ts
+ * isResourceNotFoundError(new ResourceError('busy')); // false
+ * ```
+ */
 export function isResourceNotFoundError(value: unknown): value is ResourceNotFoundError {
   return brandOf(value) === 'ResourceNotFoundError';
 }
 
-/** True for any deliberate error of this package: {@link ToolError}, {@link ResourceError}, {@link ResourceNotFoundError}. */
+/**
+ * True for any deliberate error of this package: {@link ToolError}, {@link ResourceError}, {@link ResourceNotFoundError}.
+ * @example
+ * ```ts
+ * const rule: ErrorRule = { name: 'mine', predicate: (e) => isDeliberateError(e) && e.message.startsWith('Sheet') };
+ * ```
+ */
 export function isDeliberateError(value: unknown): value is ToolError | ResourceError {
   const brand = brandOf(value);
   return brand === 'ToolError' || brand === 'ResourceError' || brand === 'ResourceNotFoundError';

@@ -136,7 +136,13 @@ export interface ErrorPolicy {
   readonly log: LogSink;
 }
 
-/** Default of `maxMessageLength`. */
+/**
+ * Default of `maxMessageLength`.
+ * @example
+ * ```ts
+ * createErrorPolicy({ maxMessageLength: DEFAULT_MAX_MESSAGE_LENGTH / 2 });
+ * ```
+ */
 export const DEFAULT_MAX_MESSAGE_LENGTH = 4000;
 
 const LEVELS = new Set(['info', 'warn']);
@@ -286,7 +292,14 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
   return Object.freeze(policy);
 }
 
-/** True for a policy made by {@link createErrorPolicy} (of any copy of this package). */
+/**
+ * True for a policy made by {@link createErrorPolicy} (of any copy of this package).
+ * @example
+ * ```ts
+ * isErrorPolicy(createErrorPolicy()); // true
+ * isErrorPolicy({ rules: [] }); // false
+ * ```
+ */
 export function isErrorPolicy(value: unknown): value is ErrorPolicy {
   try {
     return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;
@@ -295,7 +308,13 @@ export function isErrorPolicy(value: unknown): value is ErrorPolicy {
   }
 }
 
-/** The policy used when none is given: `createErrorPolicy()` (core rules, stderr logging). */
+/**
+ * The policy used when none is given: `createErrorPolicy()` (core rules, stderr logging).
+ * @example
+ * ```ts
+ * classifyError(error, defaultPolicy); // the same as classifyError(error)
+ * ```
+ */
 export const defaultPolicy: ErrorPolicy = createErrorPolicy();
 
 /** Checks the `policy` option of a wrapper; throws a TypeError naming it when it is not a policy. */

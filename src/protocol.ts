@@ -20,6 +20,10 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 /**
  * True for an MCP protocol error: an SDK v2 `ProtocolError` (by its brand), or an error named `McpError` /
  * `ProtocolError` with an integer `code` (SDK v1 and its subclasses such as `UrlElicitationRequiredError`).
+ * @example
+ * ```ts
+ * isProtocolError(new McpError(ErrorCode.InvalidParams, 'bad')); // true, without importing the SDK here
+ * ```
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;

@@ -3,7 +3,13 @@
  * Secrets are scrubbed, length is bounded, and log values are quoted on one line.
  */
 
-/** What replaces a secret. */
+/**
+ * What replaces a secret.
+ * @example
+ * ```ts
+ * scrubSecrets('?key=AIza...').includes(REDACTED); // true
+ * ```
+ */
 export const REDACTED = '[REDACTED]';
 
 /** How much text around the bound is scrubbed, so that a secret crossing the cut is still recognised. */
@@ -52,7 +58,13 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
 const SECRET_HINT =
   /(?:authorization|x-goog-api-key|cookie)["']?\s*[:=]|(?:bearer|basic)\s|(?:key|token|secret|passw(?:or)?d|assertion|code_verifier)['"]?\s*(?:[=:"']|=>)|gocspx-|eyj|ya29\.|1\/\/|aiza|:\/\/[^/\s:@]+:[^/\s@]+@/i;
 
-/** Replaces every known credential shape in `text` with {@link REDACTED}. */
+/**
+ * Replaces every known credential shape in `text` with {@link REDACTED}.
+ * @example
+ * ```ts
+ * scrubSecrets('GET /v1/files?key=AIzaSyA1234567890abcdefghijklmnopqrstu'); // 'GET /v1/files?key=[REDACTED]'
+ * ```
+ */
 export function scrubSecrets(text: string): string {
   return SECRET_HINT.test(text) ? applySecretPatterns(text) : text;
 }

@@ -30,6 +30,11 @@ const FILE_SYSTEM_CODE_TEXT: Readonly<Record<string, string>> = Object.freeze({
  * True for a Node file-system error as Node makes it: a known file-system `code`, a string `syscall`, and Node's own
  * message shape (`ENOENT: no such file or directory, open '/p'`, or `spawn x ENOENT`). An error a library re-wrote
  * around the same fields (google-auth-library's credential-file error) is left to a rule that knows it.
+ *
+ * @example
+ * ```ts
+ * await readFile('/missing').catch((error) => isFileSystemError(error)); // true
+ * ```
  */
 export function isFileSystemError(error: unknown): boolean {
   const code = stringCode(error);
@@ -43,9 +48,13 @@ export function isFileSystemError(error: unknown): boolean {
 /** Options of {@link createFileSystemRule}. */
 export interface FileSystemRuleOptions {
   /**
-   * Show the error's `path` (and `dest`) to the client. Paths reveal the server's layout: leave this off unless the
-   * paths are the user's own.
+   * Show the error's `path` to the client. Paths reveal the server's layout: leave this off unless the paths are the
+   * user's own.
    * @default false
+   * @example
+   * ```ts
+   * createFileSystemRule({ exposePaths: true });
+   * ```
    */
   readonly exposePaths?: boolean;
 }
@@ -77,5 +86,11 @@ export function createFileSystemRule(options: FileSystemRuleOptions = {}): Error
   });
 }
 
-/** The default file-system rule, without paths. */
+/**
+ * The default file-system rule, without paths.
+ * @example
+ * ```ts
+ * createErrorPolicy({ rules: coreRules.filter((rule) => rule !== fileSystemRule) }); // file errors become crashes
+ * ```
+ */
 export const fileSystemRule: ErrorRule = createFileSystemRule();

@@ -19,6 +19,11 @@ function traitsHaveZodError(error: unknown): boolean {
 /**
  * True for a zod error of any version and build: zod 3 (`ZodError`), zod 4 classic (`ZodError`) and mini
  * (`$ZodError`), recognised by name and `issues` array or by zod 4's traits.
+ *
+ * @example
+ * ```ts
+ * isZodError(z.string().safeParse(1).error); // true
+ * ```
  */
 export function isZodError(error: unknown): boolean {
   const name = readString(error, 'name');
@@ -36,6 +41,12 @@ function issuePath(issue: unknown): string {
  * Client text for a zod error: `Invalid data: name: Invalid input: expected string, received number`, one issue per
  * `; `. zod 4 messages never echo the input, so they are used; zod 3's can (enum and literal checks quote the value),
  * so for zod 3 only the issue's `code` and `expected` are shown.
+ *
+ * @example
+ * ```ts
+ * zodErrorMessage(z.object({ name: z.string() }).safeParse({ name: 1 }).error);
+ * // 'Invalid data: name: Invalid input: expected string, received number'
+ * ```
  */
 export function zodErrorMessage(error: unknown): string {
   const issues = readProp(error, 'issues');
