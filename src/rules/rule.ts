@@ -20,11 +20,24 @@ export type AnticipatedLevel = 'info' | 'warn';
  * ```
  */
 export interface ErrorRule {
-  /** A unique, stable name: it appears in log records, in classifications and in the access log. */
+  /**
+   * A unique, stable name: it appears in log records, in classifications and in the access log.
+   * @default (required)
+   * @example
+   * ```ts
+   * name: 'billing-quota'
+   * ```
+   */
   readonly name: string;
   /**
    * Decides whether this rule covers a failure. Called for the thrown value and for each error on its cause chain
-   * (`cause`, `error`, `errors[]`), outermost first. A predicate that throws counts as "no".
+   * (`cause`, `error`, `errors[]`), outermost first. A predicate that throws counts as "no". It must not accept a plain
+   * `Error`, `TypeError` or `RangeError` (see `allowCatchAll`).
+   * @default (required; `test` is accepted as an alias)
+   * @example
+   * ```ts
+   * predicate: (error) => error instanceof QuotaError
+   * ```
    */
   readonly predicate: (error: unknown) => boolean;
   /**
@@ -32,6 +45,10 @@ export interface ErrorRule {
    * `message` is used. Either way the text is scrubbed of secrets and bounded by the policy's `maxMessageLength`.
    * A function that throws or returns a non-string turns the failure into a crash (fail closed).
    * @default the accepted error's `message`
+   * @example
+   * ```ts
+   * message: (error) => `Quota exceeded, retry in ${(error as QuotaError).retryAfter}s`
+   * ```
    */
   readonly message?: string | ((error: unknown) => string);
   /**
@@ -39,23 +56,39 @@ export interface ErrorRule {
    * status). A function that throws or returns anything but an integer from 100 to 599 reports 500. A rule with
    * `reauthorize: true` reports 401.
    * @default 500
+   * @example
+   * ```ts
+   * status: (error) => (error as { status?: number }).status ?? 502
+   * ```
    */
   readonly status?: number | ((error: unknown) => number);
   /**
    * Log level of the one record written for this failure. `info` writes one line without a stack (deliberate
    * errors); `warn` adds the stack, since an allowlisted foreign error can still be a bug of the server's.
    * @default 'warn'
+   * @example
+   * ```ts
+   * level: 'info'
+   * ```
    */
   readonly level?: AnticipatedLevel;
   /**
    * Marks failures that a fresh sign-in fixes: the policy's `reauthorize` text is appended to the client text and
    * the status becomes 401.
    * @default false
+   * @example
+   * ```ts
+   * reauthorize: true
+   * ```
    */
   readonly reauthorize?: boolean;
   /**
    * JSON-RPC error code used when this failure happens in a resource or prompt handler.
    * @default -32603 (-32002 for `ResourceNotFoundError`)
+   * @example
+   * ```ts
+   * code: RESOURCE_NOT_FOUND_CODE
+   * ```
    */
   readonly code?: number;
 }
