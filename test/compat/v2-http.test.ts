@@ -1,0 +1,106 @@
+/**
+ * SDK v2 over Streamable HTTP on 127.0.0.1: `@modelcontextprotocol/server`'s McpServer with applyErrorPolicy behind a
+ * plain node:http server (through v2's web-standard transport, stateless: a server per request, as v2 documents it),
+ * and `@modelcontextprotocol/client`'s StreamableHTTPClientTransport. The client texts are the ones the in-memory v2
+ * table expects, and each failure is logged once.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { applyErrorPolicy, createErrorPolicy, ResourceNotFoundError, ToolError, type LogRecord } from '../../src/index.js';
+
+const CANARY = 'CANARY-v2-http-91c3';
+const records: LogRecord[] = [];
+const policy = createErrorPolicy({ logger: (record) => records.push(record) });
+
+function serverForRequest(): McpServer {
+  const server = new McpServer({ name: 'v2-http', version: '1.0.0' });
+  applyErrorPolicy(server, policy);
+  server.registerTool('rename', { inputSchema: z.object({ to: z.string() }) }, ({ to }) => {
+    if (to === '') throw new ToolError('A sheet name must not be empty');
+    throw new Error(`${CANARY} lock held at /var/lib/sheets`);
+  });
+  server.registerResource('sheet', new ResourceTemplate('sheet://{id}', { list: undefined }), {}, (_uri, { id }) => {
+    throw new ResourceNotFoundError(`No sheet named ${String(id)}`);
+  });
+  server.registerPrompt('summary', {}, () => {
+    throw new TypeError(CANARY);
+  });
+  return server;
+}
+
+/** node:http to the web-standard transport: one McpServer and transport per request (stateless). */
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await serverForRequest().connect(transport);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+  const body = req.method === 'POST' ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined;
+  const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body, duplex: 'half' } : {}) } as RequestInit);
+  const response = await transport.handleRequest(request);
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    out[key] = value;
+  });
+  res.writeHead(response.status, out);
+  if (response.body === null) res.end();
+  else Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(res);
+}
+
+let http: Server;
+let client: Client;
+beforeAll(async () => {
+  http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  client = new Client({ name: 'v2-http-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+});
+afterAll(async () => {
+  await client.close();
+  http.closeAllConnections();
+  await new Promise<void>((resolve) => http.close(() => resolve()));
+});
+
+async function rpcError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return { code: (error as { code: number }).code, message: (error as Error).message };
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+describe('applyErrorPolicy on SDK v2 over Streamable HTTP (stateless)', () => {
+  it('shows a ToolError, masks a crash, answers a missing resource and a crashed prompt, each logged once', async () => {
+    records.length = 0;
+    expect(await client.callTool({ name: 'rename', arguments: { to: '' } })).toEqual({
+      content: [{ type: 'text', text: 'Error executing tool rename: A sheet name must not be empty' }],
+      isError: true,
+    });
+    const crash = (await client.callTool({ name: 'rename', arguments: { to: 'x' } })) as { content: { text: string }[] };
+    const reference = /^Error executing tool rename \(reference ([0-9a-f]{12})\)$/.exec(crash.content[0]!.text)?.[1];
+    expect(reference, crash.content[0]!.text).toBeDefined();
+    expect(JSON.stringify(crash)).not.toContain(CANARY);
+    expect(await rpcError(client.readResource({ uri: 'sheet://q9' }))).toEqual({ code: -32602, message: 'No sheet named q9' });
+    const prompt = await rpcError(client.getPrompt({ name: 'summary' }));
+    expect(prompt.code).toBe(-32603);
+    expect(prompt.message).toMatch(/^Error getting prompt summary \(reference [0-9a-f]{12}\)$/);
+    expect(prompt.message).not.toContain(CANARY);
+    expect(records.map((r) => [r.level, r.handler, r.name, r.kind])).toEqual([
+      ['info', 'tool', 'rename', 'anticipated'],
+      ['error', 'tool', 'rename', 'crash'],
+      ['info', 'resource', 'sheet://q9', 'anticipated'],
+      ['error', 'prompt', 'summary', 'crash'],
+    ]);
+    expect(records[1]!.reference).toBe(reference);
+  });
+});
