@@ -6,7 +6,7 @@ import type { Classification } from './classify.js';
 import { formatRecord, stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
 import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
-import { escapeControls, quoteForLog, safeText } from './text.js';
+import { escapeControls, quoteForLog, quoteLine, safeText } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
 export const MAX_NAME_LENGTH = 200;
@@ -75,13 +75,17 @@ function stackText(error: unknown, policy: ErrorPolicy): string {
   return lines.join('\n');
 }
 
-function subject(context: CallContext, policy: ErrorPolicy): string {
-  const name = context.name === undefined ? '(unnamed)' : quoteForLog(context.name, MAX_NAME_LENGTH, policy.redact);
-  return `${context.handler} ${name}`;
+/** The call's name for records: scrubbed, redacted, bounded (empty when unknown). */
+function safeName(context: CallContext, policy: ErrorPolicy): string {
+  return safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact);
 }
 
-function headline(kind: FailureKind, classification: Classification | undefined, context: CallContext, policy: ErrorPolicy, label: string, quoted: string): string {
-  const who = subject(context, policy);
+/** `tool "get_sheet"`: the handler kind and its quoted name. */
+function subject(context: CallContext, name: string): string {
+  return `${context.handler} ${context.name === undefined ? '(unnamed)' : quoteLine(name)}`;
+}
+
+function headline(kind: FailureKind, classification: Classification | undefined, who: string, label: string, quoted: string): string {
   if (classification?.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
   if (classification?.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
   if (classification?.kind === 'anticipated') {
@@ -115,7 +119,7 @@ function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
 
 function outcomeOf(policy: ErrorPolicy, context: CallContext, status: number, classification: Classification | undefined): Outcome {
   const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
-  const name = context.name === undefined ? '' : safeText(context.name, MAX_NAME_LENGTH, policy.redact);
+  const name = safeName(context, policy);
   return classification === undefined
     ? { kind: context.handler, name, durationMs, status }
     : { kind: context.handler, name, durationMs, status, classification };
@@ -129,13 +133,13 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     const kind: FailureKind = classification.kind;
     const label = errorLabel(error, policy);
     const errorMessage = safeText(messageOf(error), policy.maxMessageLength, policy.redact);
-    const quoted = quoteForLog(messageOf(error), policy.maxMessageLength, policy.redact);
+    const name = safeName(context, policy);
     const base = {
       level,
-      message: headline(kind, classification, context, policy, label, quoted),
+      message: headline(kind, classification, subject(context, name), label, quoteLine(errorMessage)),
       kind,
       handler: context.handler,
-      name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
+      name,
       status: classification.status,
       errorName: label,
       errorMessage,
@@ -161,7 +165,7 @@ function fallbackRecord(policy: ErrorPolicy, context: CallContext, classificatio
     message: `${context.handler} failed and its error could not be read${reference === undefined ? '' : ` (reference ${reference})`}`,
     kind: classification.kind,
     handler: context.handler,
-    name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
+    name: safeName(context, policy),
     status: classification.status,
     errorName: 'unknown',
     errorMessage: '',
@@ -171,15 +175,17 @@ function fallbackRecord(policy: ErrorPolicy, context: CallContext, classificatio
 
 /** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
 export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string, withOutcome = true): void {
+  const errorMessage = safeText(message, policy.maxMessageLength, policy.redact);
+  const name = safeName(context, policy);
   write(policy, {
     level: 'info',
-    message: headline('degraded', undefined, context, policy, '', quoteForLog(message, policy.maxMessageLength, policy.redact)),
+    message: headline('degraded', undefined, subject(context, name), '', quoteLine(errorMessage)),
     kind: 'degraded',
     handler: context.handler,
-    name: safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact),
+    name,
     status: 401,
     errorName: 'degraded',
-    errorMessage: safeText(message, policy.maxMessageLength, policy.redact),
+    errorMessage,
   });
   if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, 401, undefined));
 }

@@ -117,8 +117,12 @@ const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
  * controls escaped), bounded, scrubbed, in double quotes.
  */
 export function quoteForLog(text: string, max: number, redact?: (text: string) => string): string {
-  const quoted = JSON.stringify(safeText(text, max, redact));
-  return quoted.replace(UNQUOTED_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return quoteLine(safeText(text, max, redact));
+}
+
+/** Quotes text that is already safe (see {@link safeText}) on one physical line, in double quotes. */
+export function quoteLine(safe: string): string {
+  return JSON.stringify(safe).replace(UNQUOTED_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Escapes control characters in a line that is not quoted (stack frames), so that it stays one line. */
