@@ -29,6 +29,26 @@ export function isGaxiosError(error: unknown): boolean {
   return hasOwn(error, GAXIOS_ERROR_SYMBOL);
 }
 
+/** `error.response`, read at a site of its own (every Google predicate reads it), or `undefined` when unreadable. */
+export function responseOf(error: unknown): unknown {
+  if (!isObjectLike(error)) return undefined;
+  try {
+    return (error as { readonly response?: unknown }).response;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `error.config`, read at a site of its own, or `undefined` when unreadable. */
+export function configOf(error: unknown): unknown {
+  if (!isObjectLike(error)) return undefined;
+  try {
+    return (error as { readonly config?: unknown }).config;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * True for an error shaped like an HTTP client's: an object `config` and a `response` key (possibly `undefined`).
  * google-auth-library's STS errors are plain `Error`s that copy `config` and `response` from the gaxios error they
@@ -40,7 +60,7 @@ export function isGaxiosError(error: unknown): boolean {
  * ```
  */
 export function isHttpClientError(error: unknown): boolean {
-  return isObjectLike(readProp(error, 'config')) && hasKey(error, 'response');
+  return isObjectLike(configOf(error)) && hasKey(error, 'response');
 }
 
 /**
@@ -70,12 +90,12 @@ function httpStatus(value: unknown): number | undefined {
  * ```
  */
 export function httpStatusOf(error: unknown): number | undefined {
-  return httpStatus(readProp(readProp(error, 'response'), 'status')) ?? httpStatus(readProp(error, 'status'));
+  return httpStatus(readProp(responseOf(error), 'status')) ?? httpStatus(readProp(error, 'status'));
 }
 
 /** The response's `statusText` (`Forbidden`, `Bad Gateway`), when it is a short line of text. */
 export function httpStatusTextOf(error: unknown): string | undefined {
-  const text = readString(readProp(error, 'response'), 'statusText');
+  const text = readString(responseOf(error), 'statusText');
   return text !== undefined && /^[\x20-\x7e]{1,80}$/.test(text) ? text.trim() || undefined : undefined;
 }
 
@@ -89,7 +109,7 @@ export function httpStatusTextOf(error: unknown): string | undefined {
  * ```
  */
 export function responseDataOf(error: unknown): unknown {
-  const response = readProp(error, 'response');
+  const response = responseOf(error);
   const data = readProp(response, 'data');
   if (typeof data !== 'string' || data.length > MAX_JSON_BODY) return data;
   const trimmed = data.trim();
@@ -120,7 +140,7 @@ const parsedBodies = new WeakMap<object, { readonly text: string; readonly value
  * ```
  */
 export function responseHeaderOf(error: unknown, name: string): string | undefined {
-  const headers = readProp(readProp(error, 'response'), 'headers');
+  const headers = readProp(responseOf(error), 'headers');
   if (!isObjectLike(headers)) return undefined;
   const get = readProp(headers, 'get');
   if (typeof get === 'function') {
@@ -139,7 +159,7 @@ export function responseHeaderOf(error: unknown, name: string): string | undefin
 
 /** The request method, upper case (`GET` when gaxios left it unset, as gaxios 7/8 do for GET). */
 export function requestMethodOf(error: unknown): string {
-  const method = readString(readProp(error, 'config'), 'method');
+  const method = readString(configOf(error), 'method');
   if (method === undefined) return 'GET';
   const upper = method.toUpperCase();
   return /^[A-Z]{1,16}$/.test(upper) ? upper : 'GET';
@@ -150,7 +170,7 @@ export function requestMethodOf(error: unknown): string {
  * still in it: pass it through `redactUrl` before showing it.
  */
 export function requestUrlOf(error: unknown): string | undefined {
-  const url = readProp(readProp(error, 'config'), 'url');
+  const url = readProp(configOf(error), 'url');
   if (typeof url === 'string') return url;
   if (isObjectLike(url)) return readString(url, 'href');
   return undefined;

@@ -9,7 +9,7 @@ import { findInChain } from '../chain.js';
 import { readProp, readString } from '../read.js';
 import { isNetworkCode } from '../rules/codes.js';
 import { isAbortShape, isTimeoutError } from '../rules/timeout.js';
-import { httpStatusOf, isGoogleHttpError } from './gaxios.js';
+import { configOf, httpStatusOf, isGoogleHttpError } from './gaxios.js';
 
 /** Most errors looked at below one failure. */
 const MAX_NODES = 16;
@@ -57,7 +57,7 @@ export function isGoogleTransportError(error: unknown): boolean {
  * ```
  */
 export function isTimedOut(error: unknown): boolean {
-  const reason = readProp(readProp(readProp(error, 'config'), 'signal'), 'reason');
+  const reason = readProp(readProp(configOf(error), 'signal'), 'reason');
   return readString(reason, 'name') === 'TimeoutError' || someInChain(error, isTimeoutNode);
 }
 
