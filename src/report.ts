@@ -3,7 +3,7 @@
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
 import type { Classification } from './classify.js';
-import { formatRecord, stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
+import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
 import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
 import { escapeControls, quoteForLog, quoteLine, safeText } from './text.js';
@@ -195,5 +195,3 @@ export function reportOutcome(policy: ErrorPolicy, context: CallContext, status 
   emitOutcome(policy, outcomeOf(policy, context, status, classification));
 }
 
-/** Exposed for tests and custom loggers: the text a console-shaped logger receives. */
-export { formatRecord };

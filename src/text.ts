@@ -120,13 +120,18 @@ export function quoteForLog(text: string, max: number, redact?: (text: string) =
   return quoteLine(safeText(text, max, redact));
 }
 
+/** `\u001b` for ESC: one character as a JSON-style escape. */
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 /** Quotes text that is already safe (see {@link safeText}) on one physical line, in double quotes. */
 export function quoteLine(safe: string): string {
-  return JSON.stringify(safe).replace(UNQUOTED_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(safe).replace(UNQUOTED_CONTROLS, unicodeEscape);
 }
 
 /** Escapes control characters in a line that is not quoted (stack frames), so that it stays one line. */
 export function escapeControls(line: string): string {
   // eslint-disable-next-line no-control-regex
-  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, unicodeEscape);
 }

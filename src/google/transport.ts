@@ -7,7 +7,7 @@
  */
 import { findInChain } from '../chain.js';
 import { readProp, readString } from '../read.js';
-import { isNetworkCode } from '../rules/codes.js';
+import { isNetworkCode, stringCodeOrErrno } from '../rules/codes.js';
 import { isAbortShape, isTimeoutError } from '../rules/timeout.js';
 import { configOf, httpStatusOf, isGoogleHttpError } from './gaxios.js';
 
@@ -26,12 +26,8 @@ function someInChain(error: unknown, test: (node: unknown) => boolean): boolean 
 }
 
 /** A node's string code: `code`, else node-fetch's string `errno`. */
-function codeOf(node: unknown): string | undefined {
-  return readString(node, 'code') ?? readString(node, 'errno');
-}
-
 function isTimeoutNode(node: unknown): boolean {
-  const code = codeOf(node);
+  const code = stringCodeOrErrno(node);
   return isTimeoutError(node) || (code !== undefined && TIMEOUT_CODES.has(code));
 }
 
@@ -85,7 +81,7 @@ export function networkCodeOf(error: unknown): string | undefined {
   return findInChain(
     error,
     (node) => {
-      const code = codeOf(node);
+      const code = stringCodeOrErrno(node);
       return isNetworkCode(code) ? code : undefined;
     },
     MAX_NODES,
