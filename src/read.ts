@@ -18,6 +18,20 @@ export function readProp(value: unknown, key: PropertyKey): unknown {
   }
 }
 
+/**
+ * `read(value)` for an object `value`, or `undefined` when it is not one or the read throws. Give each key a reader
+ * function of its own (`const readCause = (e: { cause?: unknown }) => e.cause`): the property read then stays
+ * monomorphic where {@link readProp}, shared by every key, is megamorphic. For the reads made on every classification.
+ */
+export function readWith<T extends object>(value: unknown, read: (value: T) => unknown): unknown {
+  if (!isObjectLike(value)) return undefined;
+  try {
+    return read(value as T);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads a string property, or `undefined`. */
 export function readString(value: unknown, key: PropertyKey): string | undefined {
   const prop = readProp(value, key);
@@ -86,30 +100,23 @@ export function stackOf(value: unknown): string | undefined {
   return readString(value, 'stack');
 }
 
-/** Reads one link of an error, or `undefined` when the read throws. */
-function readLink(read: () => unknown): unknown {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
+const readCause = (error: { readonly cause?: unknown }): unknown => error.cause;
+const readWrapped = (error: { readonly error?: unknown }): unknown => error.error;
+const readErrors = (error: { readonly errors?: unknown }): unknown => error.errors;
 
 /**
  * The errors directly wrapped by `value`: its `cause` (ES2022), its `error` (gaxios), and the members of its `errors`
  * array (AggregateError), as far as they can be read. Plain objects count: gaxios 7 puts a plain object in `cause`.
- * Each key is read at a site of its own (not through {@link readProp}): the cause walk reads them on every error of a
- * chain, and monomorphic reads keep it fast.
+ * Each key has a reader of its own ({@link readWith}): the cause walk reads them on every error of a chain.
  */
 export function linkedErrors(value: unknown, maxMembers: number): unknown[] {
   if (!isObjectLike(value)) return [];
-  const links = value as { readonly cause?: unknown; readonly error?: unknown; readonly errors?: unknown };
   const out: unknown[] = [];
-  const cause = readLink(() => links.cause);
+  const cause = readWith(value, readCause);
   if (isObjectLike(cause)) out.push(cause);
-  const wrapped = readLink(() => links.error);
+  const wrapped = readWith(value, readWrapped);
   if (isObjectLike(wrapped)) out.push(wrapped);
-  const errors = readLink(() => links.errors);
+  const errors = readWith(value, readErrors);
   try {
     if (Array.isArray(errors)) {
       const n = Math.min(errors.length, maxMembers);

@@ -49,14 +49,36 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
 ];
 
+/** A secret key's name followed by `=`, `:`, `=>` or a quote (after an optional quote and spaces). */
+const KEY_VALUE = `['"]?\\s*(?:[=:"']|=>)`;
+/** A header's name followed by `:` or `=`. */
+const HEADER_VALUE = `["']?\\s*[:=]`;
+
 /**
  * What every pattern above needs somewhere in the text: a header name followed by `:` or `=`, `bearer`/`basic` and a
  * space, a secret key's name followed by `=`, `:`, `=>` or a quote (every key of SECRET_KEYS ends with one of the
- * suffixes listed here), the prefix of a token shape, or user info in a URL. Text with none of them holds nothing the
+ * names listed here), the prefix of a token shape, or user info in a URL. Text with none of them holds nothing the
  * patterns could replace and skips them: most client texts and stack frames. A property test holds it to that.
+ * Branches are grouped by their first letter, which the regular expression engine then tests once.
  */
-const SECRET_HINT =
-  /(?:authorization|x-goog-api-key|cookie)["']?\s*[:=]|(?:bearer|basic)\s|(?:key|token|secret|passw(?:or)?d|assertion|code_verifier)['"]?\s*(?:[=:"']|=>)|gocspx-|eyj|ya29\.|1\/\/|aiza|:\/\/[^/\s:@]+:[^/\s@]+@/i;
+const SECRET_HINT = new RegExp(
+  [
+    `a(?:uthorization${HEADER_VALUE}|ssertion${KEY_VALUE}|iza)`,
+    `b(?:earer|asic)\\s`,
+    `c(?:ookie${HEADER_VALUE}|ode_verifier${KEY_VALUE})`,
+    'eyj',
+    'gocspx-',
+    `key${KEY_VALUE}`,
+    `passw(?:or)?d${KEY_VALUE}`,
+    `secret${KEY_VALUE}`,
+    `token${KEY_VALUE}`,
+    `x-goog-api-key${HEADER_VALUE}`,
+    'ya29\\.',
+    '1//',
+    '://[^/\\s:@]+:[^/\\s@]+@',
+  ].join('|'),
+  'i',
+);
 
 /**
  * Replaces every known credential shape in `text` with {@link REDACTED}.

@@ -23,10 +23,15 @@ import { httpStatusOf, isGaxiosError, isHttpClientError } from './gaxios.js';
  * ```
  */
 export function isGoogleApiError(error: unknown): boolean {
+  return googleApiErrorStatus(error) !== undefined;
+}
+
+/** The HTTP status of a Google API HTTP error ({@link isGoogleApiError}), or `undefined` for any other value. */
+export function googleApiErrorStatus(error: unknown): number | undefined {
   const status = httpStatusOf(error);
-  if (status === undefined || status < 300) return false;
-  if (isGaxiosError(error)) return true;
-  return isHttpClientError(error) && (apiErrorOf(error) !== undefined || oauthErrorOf(error) !== undefined);
+  if (status === undefined || status < 300) return undefined;
+  if (isGaxiosError(error)) return status;
+  return isHttpClientError(error) && (apiErrorOf(error) !== undefined || oauthErrorOf(error) !== undefined) ? status : undefined;
 }
 
 /**

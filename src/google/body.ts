@@ -152,7 +152,8 @@ const oauthBodies = new WeakMap<object, OAuthErrorBody | undefined>();
 
 function readOnce<B>(data: unknown, cache: WeakMap<object, B | undefined>, read: (data: unknown) => B | undefined): B | undefined {
   if (!isObjectLike(data)) return read(data);
-  if (cache.has(data)) return cache.get(data);
+  const cached = cache.get(data);
+  if (cached !== undefined || cache.has(data)) return cached;
   const body = read(data);
   cache.set(data, body);
   return body;
@@ -166,4 +167,12 @@ export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
 /** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
   return readOnce(responseDataOf(error), oauthBodies, readOAuthError);
+}
+
+/** The first reason of `api` (ErrorInfo reasons, then legacy `errors[].reason`) that is in `reasons`, or `undefined`. */
+export function reasonIn(api: GoogleApiErrorBody | undefined, reasons: ReadonlySet<string>): string | undefined {
+  if (api === undefined) return undefined;
+  for (const reason of api.infoReasons) if (reasons.has(reason)) return reason;
+  for (const reason of api.legacyReasons) if (reasons.has(reason)) return reason;
+  return undefined;
 }

@@ -55,9 +55,9 @@ export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}):
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
   const status = api?.status ?? oauth?.error;
   const message = api?.message ?? oauth?.description ?? httpStatusTextOf(error) ?? 'no details';
-  const head = [http === undefined ? undefined : String(http), status].filter((part) => part !== undefined).join(' ');
+  const head = http === undefined ? status : status === undefined ? `${http}` : `${http} ${status}`;
   const reason = options.reason === undefined ? '' : ` (${options.reason})`;
   const request = describeRequest(error);
   const what = request === undefined ? 'Google API request' : `Google API ${request}`;
-  return `${what} failed${head === '' ? '' : ` with ${head}`}${reason}: ${withNote(message, options.note)}`;
+  return `${what} failed${head === undefined ? '' : ` with ${head}`}${reason}: ${withNote(message, options.note)}`;
 }

@@ -3,7 +3,7 @@
  * google-auth-library re-wraps. Nothing here imports gaxios: `instanceof GaxiosError` fails across versions and copies,
  * so errors are recognised by the registered symbol gaxios stamps on them, and read through never-throwing readers.
  */
-import { hasKey, hasOwn, isObjectLike, readProp, readString } from '../read.js';
+import { hasKey, hasOwn, isObjectLike, readProp, readString, readWith } from '../read.js';
 
 /** The registered symbol every gaxios copy (6, 7, 8) sets, as an own key, on its errors; its value is the version. */
 export const GAXIOS_ERROR_SYMBOL: symbol = Symbol.for('gaxios-gaxios-error');
@@ -29,24 +29,23 @@ export function isGaxiosError(error: unknown): boolean {
   return hasOwn(error, GAXIOS_ERROR_SYMBOL);
 }
 
-/** `error.response`, read at a site of its own (every Google predicate reads it), or `undefined` when unreadable. */
+// One reader per key read on every classification (see readWith): each stays monomorphic.
+const readResponse = (error: { readonly response?: unknown }): unknown => error.response;
+const readConfig = (error: { readonly config?: unknown }): unknown => error.config;
+const readStatus = (value: { readonly status?: unknown }): unknown => value.status;
+const readData = (response: { readonly data?: unknown }): unknown => response.data;
+const readMethod = (config: { readonly method?: unknown }): unknown => config.method;
+const readUrl = (config: { readonly url?: unknown }): unknown => config.url;
+const readHref = (url: { readonly href?: unknown }): unknown => url.href;
+
+/** `error.response`, or `undefined` when unreadable. */
 export function responseOf(error: unknown): unknown {
-  if (!isObjectLike(error)) return undefined;
-  try {
-    return (error as { readonly response?: unknown }).response;
-  } catch {
-    return undefined;
-  }
+  return readWith(error, readResponse);
 }
 
-/** `error.config`, read at a site of its own, or `undefined` when unreadable. */
+/** `error.config`, or `undefined` when unreadable. */
 export function configOf(error: unknown): unknown {
-  if (!isObjectLike(error)) return undefined;
-  try {
-    return (error as { readonly config?: unknown }).config;
-  } catch {
-    return undefined;
-  }
+  return readWith(error, readConfig);
 }
 
 /**
@@ -90,7 +89,7 @@ function httpStatus(value: unknown): number | undefined {
  * ```
  */
 export function httpStatusOf(error: unknown): number | undefined {
-  return httpStatus(readProp(responseOf(error), 'status')) ?? httpStatus(readProp(error, 'status'));
+  return httpStatus(readWith(responseOf(error), readStatus)) ?? httpStatus(readWith(error, readStatus));
 }
 
 /** The response's `statusText` (`Forbidden`, `Bad Gateway`), when it is a short line of text. */
@@ -110,7 +109,7 @@ export function httpStatusTextOf(error: unknown): string | undefined {
  */
 export function responseDataOf(error: unknown): unknown {
   const response = responseOf(error);
-  const data = readProp(response, 'data');
+  const data = readWith(response, readData);
   if (typeof data !== 'string' || data.length > MAX_JSON_BODY) return data;
   const trimmed = data.trim();
   if (!trimmed.startsWith('{')) return data;
@@ -159,8 +158,8 @@ export function responseHeaderOf(error: unknown, name: string): string | undefin
 
 /** The request method, upper case (`GET` when gaxios left it unset, as gaxios 7/8 do for GET). */
 export function requestMethodOf(error: unknown): string {
-  const method = readString(configOf(error), 'method');
-  if (method === undefined) return 'GET';
+  const method = readWith(configOf(error), readMethod);
+  if (typeof method !== 'string') return 'GET';
   const upper = method.toUpperCase();
   return /^[A-Z]{1,16}$/.test(upper) ? upper : 'GET';
 }
@@ -170,8 +169,8 @@ export function requestMethodOf(error: unknown): string {
  * still in it: pass it through `redactUrl` before showing it.
  */
 export function requestUrlOf(error: unknown): string | undefined {
-  const url = readProp(configOf(error), 'url');
+  const url = readWith(configOf(error), readUrl);
   if (typeof url === 'string') return url;
-  if (isObjectLike(url)) return readString(url, 'href');
-  return undefined;
+  const href = readWith(url, readHref);
+  return typeof href === 'string' ? href : undefined;
 }

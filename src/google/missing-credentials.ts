@@ -34,6 +34,11 @@ const CONTENT_PREFIXES = [
 /** Error names GAL throws these as (a ToolError carrying the same words is someone's deliberate error, not GAL's). */
 const GAL_NAMES = new Set(['Error', 'SyntaxError']);
 
+/** Every prefix above in one anchored test: most messages are turned away at their first character. */
+const KNOWN_PREFIX = new RegExp(
+  `^(?:${[GAC_PREFIX, FILE_AT, ...FIXED_PREFIXES, ...CONTENT_PREFIXES].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
+);
+
 /** Longest message looked at. */
 const MAX_LOOKED_AT = 4096;
 
@@ -72,12 +77,7 @@ function startsWithAny(text: string, prefixes: readonly string[]): boolean {
 export function isMissingCredentialsError(error: unknown): boolean {
   const message = galMessage(error);
   if (message === undefined) return false;
-  return (
-    message.startsWith(GAC_PREFIX) ||
-    isFileNotFound(message) ||
-    startsWithAny(message, FIXED_PREFIXES) ||
-    startsWithAny(message, CONTENT_PREFIXES)
-  );
+  return KNOWN_PREFIX.test(message) && (!message.startsWith(FILE_AT) || isFileNotFound(message));
 }
 
 /** What went wrong with a credential file, in words without its path or content. */

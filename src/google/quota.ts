@@ -4,10 +4,10 @@
  * says, how long to wait.
  */
 import type { ErrorRule } from '../rules/rule.js';
-import { apiErrorOf } from './body.js';
+import { apiErrorOf, reasonIn } from './body.js';
 import { apiErrorText } from './describe.js';
-import { isGoogleApiError } from './api-error.js';
-import { httpStatusOf, responseHeaderOf } from './gaxios.js';
+import { googleApiErrorStatus } from './api-error.js';
+import { responseHeaderOf } from './gaxios.js';
 
 /** Reasons (`details[]` ErrorInfo or `errors[].reason`) that mean a quota or rate limit. */
 const QUOTA_REASONS = new Set([
@@ -20,9 +20,7 @@ const QUOTA_REASONS = new Set([
 ]);
 
 function quotaReasonOf(error: unknown): string | undefined {
-  const api = apiErrorOf(error);
-  if (api === undefined) return undefined;
-  return [...api.infoReasons, ...api.legacyReasons].find((reason) => QUOTA_REASONS.has(reason));
+  return reasonIn(apiErrorOf(error), QUOTA_REASONS);
 }
 
 /**
@@ -36,8 +34,9 @@ function quotaReasonOf(error: unknown): string | undefined {
  * ```
  */
 export function isGoogleQuotaError(error: unknown): boolean {
-  if (!isGoogleApiError(error)) return false;
-  if (httpStatusOf(error) === 429) return true;
+  const status = googleApiErrorStatus(error);
+  if (status === undefined) return false;
+  if (status === 429) return true;
   if (apiErrorOf(error)?.status === 'RESOURCE_EXHAUSTED') return true;
   return quotaReasonOf(error) !== undefined;
 }

@@ -4,10 +4,9 @@
  * append its re-authorization text.
  */
 import type { ErrorRule } from '../rules/rule.js';
-import { apiErrorOf } from './body.js';
+import { apiErrorOf, reasonIn } from './body.js';
 import { apiErrorText } from './describe.js';
-import { isGoogleApiError } from './api-error.js';
-import { httpStatusOf } from './gaxios.js';
+import { googleApiErrorStatus } from './api-error.js';
 
 /** Reasons that mean "the access token lacks a scope". */
 const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientPermissions']);
@@ -16,9 +15,7 @@ const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientP
 const SCOPE_MESSAGE = 'Request had insufficient authentication scopes.';
 
 function scopeReasonOf(error: unknown): string | undefined {
-  const api = apiErrorOf(error);
-  if (api === undefined) return undefined;
-  return [...api.infoReasons, ...api.legacyReasons].find((reason) => SCOPE_REASONS.has(reason));
+  return reasonIn(apiErrorOf(error), SCOPE_REASONS);
 }
 
 /**
@@ -31,7 +28,7 @@ function scopeReasonOf(error: unknown): string | undefined {
  * ```
  */
 export function isGoogleInsufficientScopesError(error: unknown): boolean {
-  if (httpStatusOf(error) !== 403 || !isGoogleApiError(error)) return false;
+  if (googleApiErrorStatus(error) !== 403) return false;
   return scopeReasonOf(error) !== undefined || apiErrorOf(error)?.message === SCOPE_MESSAGE;
 }
 

@@ -6,8 +6,7 @@
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { apiErrorText } from './describe.js';
-import { isGoogleApiError } from './api-error.js';
-import { httpStatusOf } from './gaxios.js';
+import { googleApiErrorStatus } from './api-error.js';
 
 /**
  * True for a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not an OAuth token error.
@@ -18,8 +17,9 @@ import { httpStatusOf } from './gaxios.js';
  * ```
  */
 export function isGoogleUnauthenticatedError(error: unknown): boolean {
-  if (!isGoogleApiError(error) || oauthErrorOf(error) !== undefined) return false;
-  return httpStatusOf(error) === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED';
+  const status = googleApiErrorStatus(error);
+  if (status === undefined || oauthErrorOf(error) !== undefined) return false;
+  return status === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED';
 }
 
 /**
