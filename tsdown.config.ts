@@ -1,6 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { defineConfig, type UserConfig } from 'tsdown';
 
-// Readable output without comments: the TSDoc lives in the .d.mts/.d.cts files, where editors read it; the JavaScript
+// Readable output without comments: the TSDoc lives in the type declarations, where editors read it; the JavaScript
 // keeps its names and layout, so stack frames into it stay legible.
 const common: UserConfig = {
   format: ['esm', 'cjs'],
@@ -13,10 +14,27 @@ const common: UserConfig = {
   minify: { compress: false, mangle: false, codegen: { removeWhitespace: false } },
 };
 
+/**
+ * One copy of the declarations serves both formats: the `.d.mts` of an entry re-exports its `.d.cts` (ES modules may
+ * import CommonJS; TypeScript follows `export *` there in every module mode). The packed tarball then carries the
+ * TSDoc'd declarations once instead of twice. scripts/smoke-packed.sh type-checks a user's ESM and CJS files against
+ * the packed package, and @arethetypeswrong/cli checks both conditions.
+ */
+function declarationsOnce(entry: string): NonNullable<UserConfig['hooks']> {
+  return {
+    'build:done': async () => {
+      await writeFile(
+        `dist/${entry}.d.mts`,
+        `// The declarations, with their TSDoc, are in ${entry.split('/').pop()}.d.cts: one copy for both formats.\nexport * from './${entry.split('/').pop()}.cjs';\n`,
+      );
+    },
+  };
+}
+
 // One build per entry, so that each entry is one file: a chunk shared by the two entries is one more module for Node
 // to resolve, read and link when the package is imported (about 0.4 ms of start-up). The few readers and text helpers
 // the Google entry shares with the core are copied into it; they hold no state.
 export default defineConfig([
-  { ...common, entry: { index: 'src/index.ts' } },
-  { ...common, entry: { 'google/index': 'src/google/index.ts' } },
+  { ...common, entry: { index: 'src/index.ts' }, hooks: declarationsOnce('index') },
+  { ...common, entry: { 'google/index': 'src/google/index.ts' }, hooks: declarationsOnce('google/index') },
 ]);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A user's view: a fresh project installs the packed tarball beside @modelcontextprotocol/sdk and zod, then runs
-# test/packed/smoke.mjs against it (ESM and CJS, both entries).
+# test/packed/smoke.mjs against it (ESM and CJS, both entries), and type-checks test/packed/types (an ESM and a CJS
+# file, `module: nodenext` and `moduleResolution: bundler`) against the packed declarations.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -12,9 +13,16 @@ project="$(mktemp -d)"
 trap 'rm -rf "$project"' EXIT
 sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version")"
 zod="$(node -p "require('./node_modules/zod/package.json').version")"
+typescript="$(node -p "require('./node_modules/typescript/package.json').version")"
+types_node="$(node -p "require('./node_modules/@types/node/package.json').version")"
 cd "$project"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@$sdk" "zod@$zod"
+npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@$sdk" "zod@$zod" \
+  "typescript@$typescript" "@types/node@$types_node"
 cp "$root/test/packed/smoke.mjs" .
 node smoke.mjs
+cp "$root"/test/packed/types/* .
+npx tsc -p tsconfig.json
+npx tsc -p tsconfig.bundler.json
+echo "smoke: the packed declarations type-check from ESM and CJS (nodenext) and from a bundler"
