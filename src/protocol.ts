@@ -2,7 +2,7 @@
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
  * is imported at run time. They pass through the policy untouched.
  */
-import { hasOwn, readProp, readString } from './read.js';
+import { hasOwn, readCode, readName, readProp, readStringWith, readWith } from './read.js';
 
 /** SDK v2's brand set, stamped on every ProtocolError at construction. */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
@@ -27,15 +27,15 @@ function hasV2ProtocolBrand(error: unknown): boolean {
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
-  const name = readString(error, 'name');
+  const name = readStringWith(error, readName);
   if (name !== 'McpError' && name !== 'ProtocolError') return false;
-  const code = readProp(error, 'code');
+  const code = readWith(error, readCode);
   return typeof code === 'number' && Number.isInteger(code);
 }
 
 /** The JSON-RPC code of a protocol error (-32603 when unreadable). */
 export function protocolCode(error: unknown): number {
-  const code = readProp(error, 'code');
+  const code = readWith(error, readCode);
   return typeof code === 'number' && Number.isInteger(code) ? code : -32603;
 }
 

@@ -32,6 +32,19 @@ export function readWith<T extends object>(value: unknown, read: (value: T) => u
   }
 }
 
+/** `read(value)` when it is a string ({@link readWith}), or `undefined`. */
+export function readStringWith<T extends object>(value: unknown, read: (value: T) => unknown): string | undefined {
+  const prop = readWith(value, read);
+  return typeof prop === 'string' ? prop : undefined;
+}
+
+// Readers of the keys every rule reads on every error of a cause chain, each a site of its own (see readWith).
+export const readName = (value: { readonly name?: unknown }): unknown => value.name;
+export const readMessage = (value: { readonly message?: unknown }): unknown => value.message;
+export const readCode = (value: { readonly code?: unknown }): unknown => value.code;
+export const readErrno = (value: { readonly errno?: unknown }): unknown => value.errno;
+export const readType = (value: { readonly type?: unknown }): unknown => value.type;
+
 /** Reads a string property, or `undefined`. */
 export function readString(value: unknown, key: PropertyKey): string | undefined {
   const prop = readProp(value, key);
@@ -68,7 +81,7 @@ export function hasKey(value: unknown, key: PropertyKey): boolean {
 export function describeThrown(value: unknown): string {
   if (value === null) return 'null';
   if (!isObjectLike(value)) return typeof value;
-  const name = readString(value, 'name');
+  const name = readStringWith(value, readName);
   if (name !== undefined && name !== '') return name;
   try {
     const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
@@ -91,8 +104,7 @@ export function messageOf(value: unknown): string {
     }
   }
   if (value === undefined || value === null) return String(value);
-  const message = readString(value, 'message');
-  return message ?? '';
+  return readStringWith(value, readMessage) ?? '';
 }
 
 /** The error's stack when it is a string. */

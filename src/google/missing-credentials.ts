@@ -6,7 +6,7 @@
  * with GAL's text prepended to its message: a generic file-system rule accepts it too, so this rule must come before
  * one (`[...googleRules, ...coreRules]`).
  */
-import { messageOf, readString } from '../read.js';
+import { messageOf, readName, readString, readStringWith } from '../read.js';
 import type { ErrorRule } from '../rules/rule.js';
 
 /** GAL's message prefix (10/11) for any failure to use the GOOGLE_APPLICATION_CREDENTIALS file. */
@@ -43,7 +43,7 @@ const KNOWN_PREFIX = new RegExp(
 const MAX_LOOKED_AT = 4096;
 
 function galMessage(error: unknown): string | undefined {
-  const name = readString(error, 'name');
+  const name = readStringWith(error, readName);
   if (name === undefined || !GAL_NAMES.has(name)) return undefined;
   const message = messageOf(error);
   return message === '' ? undefined : message.slice(0, MAX_LOOKED_AT);

@@ -3,7 +3,7 @@
  * neither an access token nor a refresh token (the user never signed in, or the stored tokens were lost). Signing in
  * fixes it, so the rule asks the policy to append its re-authorization text.
  */
-import { messageOf, readString } from '../read.js';
+import { messageOf, readName, readStringWith } from '../read.js';
 import type { ErrorRule } from '../rules/rule.js';
 
 /** GAL's exact messages. */
@@ -28,7 +28,7 @@ const SIGN_IN_MESSAGES = new Set([
  * ```
  */
 export function isSignInRequiredError(error: unknown): boolean {
-  return readString(error, 'name') === 'Error' && SIGN_IN_MESSAGES.has(messageOf(error));
+  return readStringWith(error, readName) === 'Error' && SIGN_IN_MESSAGES.has(messageOf(error));
 }
 
 /**

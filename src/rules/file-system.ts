@@ -1,5 +1,5 @@
 /** Node file-system errors: shown by code and syscall; the path only when the rule is made to allow it. */
-import { readString } from '../read.js';
+import { readMessage, readString, readStringWith } from '../read.js';
 import { stringCode } from './codes.js';
 import type { ErrorRule } from './rule.js';
 
@@ -40,7 +40,7 @@ export function isFileSystemError(error: unknown): boolean {
   const code = stringCode(error);
   if (code === undefined || !Object.prototype.hasOwnProperty.call(FILE_SYSTEM_CODE_TEXT, code)) return false;
   const syscall = readString(error, 'syscall');
-  const message = readString(error, 'message');
+  const message = readStringWith(error, readMessage);
   if (syscall === undefined || message === undefined) return false;
   return message.startsWith(`${code}:`) || message.startsWith(`${syscall} `);
 }

@@ -1,5 +1,5 @@
 /** Timeouts and aborts: DOMException TimeoutError / AbortError, Node's ABORT_ERR, undici and node-fetch shapes. */
-import { linkedErrors, readString } from '../read.js';
+import { linkedErrors, readName, readStringWith, readType } from '../read.js';
 import { isUndiciTimeoutCode, stringCode } from './codes.js';
 import type { ErrorRule } from './rule.js';
 
@@ -14,10 +14,10 @@ import type { ErrorRule } from './rule.js';
 export function isTimeoutError(error: unknown): boolean {
   const code = stringCode(error);
   return (
-    readString(error, 'name') === 'TimeoutError' ||
+    readStringWith(error, readName) === 'TimeoutError' ||
     code === 'TimeoutError' ||
     isUndiciTimeoutCode(code) ||
-    readString(error, 'type') === 'request-timeout'
+    readStringWith(error, readType) === 'request-timeout'
   );
 }
 
@@ -25,10 +25,10 @@ export function isTimeoutError(error: unknown): boolean {
 export function isAbortShape(error: unknown): boolean {
   const code = stringCode(error);
   return (
-    readString(error, 'name') === 'AbortError' ||
+    readStringWith(error, readName) === 'AbortError' ||
     code === 'ABORT_ERR' ||
     code === 'AbortError' ||
-    readString(error, 'type') === 'aborted'
+    readStringWith(error, readType) === 'aborted'
   );
 }
 

@@ -2,7 +2,7 @@
  * ZodError, as an opt-in rule. Not in the core rules: the SDK validates a tool's arguments before the handler runs,
  * so a ZodError inside a handler usually comes from parsing upstream data, which is a server bug.
  */
-import { isObjectLike, readProp, readString } from '../read.js';
+import { isObjectLike, readName, readProp, readString, readStringWith } from '../read.js';
 import type { ErrorRule } from './rule.js';
 
 const MAX_ISSUES = 10;
@@ -26,7 +26,7 @@ function traitsHaveZodError(error: unknown): boolean {
  * ```
  */
 export function isZodError(error: unknown): boolean {
-  const name = readString(error, 'name');
+  const name = readStringWith(error, readName);
   if ((name === 'ZodError' || name === '$ZodError') && Array.isArray(readProp(error, 'issues'))) return true;
   return traitsHaveZodError(error);
 }
