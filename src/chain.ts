@@ -27,12 +27,18 @@ export function findInChain<T>(
   maxNodes = MAX_CHAIN_NODES,
   maxMembers = MAX_ERRORS_MEMBERS,
 ): T | undefined {
+  // Most failures are decided by the thrown value itself: no queue until its links are needed.
+  if (maxNodes < 1) return undefined;
+  const first = visit(error);
+  if (first !== undefined) return first;
   const queue: unknown[] = [error];
   let seen: Set<unknown> | undefined;
   for (let i = 0; i < queue.length && i < maxNodes; i += 1) {
     const node = queue[i];
-    const answer = visit(node);
-    if (answer !== undefined) return answer;
+    if (i > 0) {
+      const answer = visit(node);
+      if (answer !== undefined) return answer;
+    }
     if (queue.length >= maxNodes) continue;
     for (const linked of linkedErrors(node, maxMembers)) {
       seen ??= new Set<unknown>([error]);

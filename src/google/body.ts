@@ -39,6 +39,9 @@ export interface OAuthErrorBody {
   readonly subtype: string | undefined;
 }
 
+/** What {@link oneLine} would change inside a text: anything but printable ASCII, a double space. */
+const NOT_ONE_LINE = /[^ -~]| {2}/;
+
 /**
  * Server-written text on one line: whitespace runs (newlines included) become one space, control characters go,
  * and the result is bounded to `max` characters. `undefined` for empty text.
@@ -47,6 +50,7 @@ export function oneLine(text: string | undefined, max = MAX_SERVER_TEXT): string
   if (text === undefined) return undefined;
   // Only a bounded prefix is looked at: a 10 MB message costs no more than a short one.
   const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
+  if (head !== '' && !head.startsWith(' ') && !head.endsWith(' ') && !NOT_ONE_LINE.test(head)) return boundLength(head, max);
   // eslint-disable-next-line no-control-regex
   const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return line === '' ? undefined : boundLength(line, max);
@@ -85,6 +89,15 @@ function typeIs(detail: unknown, type: string): boolean {
   return at !== undefined && (at === `type.googleapis.com/${type}` || at.endsWith(`/${type}`));
 }
 
+/** The first string `message` of the legacy `errors[]` entries. */
+function firstMessage(entries: readonly unknown[]): string | undefined {
+  for (const entry of entries) {
+    const message = readString(entry, 'message');
+    if (message !== undefined) return message;
+  }
+  return undefined;
+}
+
 /**
  * Reads an AIP-193 error body: `data.error` must be an object. `undefined` for anything else (an OAuth body, an HTML
  * page, no body).
@@ -108,17 +121,16 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
     }
   }
   const legacyReasons: string[] = [];
-  let legacyMessage: string | undefined;
-  for (const entry of entries(readProp(error, 'errors'))) {
+  const legacy = entries(readProp(error, 'errors'));
+  for (const entry of legacy) {
     const reason = identifier(readString(entry, 'reason'));
     if (reason !== undefined) legacyReasons.push(reason);
-    legacyMessage ??= readString(entry, 'message');
   }
   const code = readNumber(error, 'code');
   return {
     code: code !== undefined && Number.isInteger(code) ? code : undefined,
     status: identifier(readString(error, 'status')),
-    message: oneLine(readString(error, 'message')) ?? oneLine(legacyMessage),
+    message: oneLine(readString(error, 'message')) ?? oneLine(firstMessage(legacy)),
     infoReasons,
     legacyReasons,
     retryDelaySeconds,
@@ -143,30 +155,44 @@ export function readOAuthError(data: unknown): OAuthErrorBody | undefined {
   };
 }
 
-/**
- * Bodies already read, by response data object. Every Google predicate of a policy reads the body of the same error
- * (ten or more reads per classification), and a rule's message reads it again: once is enough.
- */
-const apiBodies = new WeakMap<object, GoogleApiErrorBody | undefined>();
-const oauthBodies = new WeakMap<object, OAuthErrorBody | undefined>();
+/** A body not read yet. */
+const UNREAD: unique symbol = Symbol('unread');
 
-function readOnce<B>(data: unknown, cache: WeakMap<object, B | undefined>, read: (data: unknown) => B | undefined): B | undefined {
-  if (!isObjectLike(data)) return read(data);
-  const cached = cache.get(data);
-  if (cached !== undefined || cache.has(data)) return cached;
-  const body = read(data);
-  cache.set(data, body);
-  return body;
+/** The bodies read from one response data object. */
+interface BodyMemo {
+  readonly data: object;
+  api: GoogleApiErrorBody | undefined | typeof UNREAD;
+  oauth: OAuthErrorBody | undefined | typeof UNREAD;
+}
+
+/**
+ * The bodies read from the last response data object seen. One classification asks up to eight Google rules about the
+ * same error, and each wants the body: it is read once. One entry, compared by identity, replaced by the next error's
+ * body (a WeakMap entry per failure cost more than reading the body).
+ */
+let lastBody: BodyMemo | undefined;
+
+function bodyMemo(data: object): BodyMemo {
+  if (lastBody?.data !== data) lastBody = { data, api: UNREAD, oauth: UNREAD };
+  return lastBody;
 }
 
 /** The AIP-193 body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
-  return readOnce(responseDataOf(error), apiBodies, readGoogleApiError);
+  const data = responseDataOf(error);
+  if (!isObjectLike(data)) return undefined;
+  const memo = bodyMemo(data);
+  if (memo.api === UNREAD) memo.api = readGoogleApiError(data);
+  return memo.api;
 }
 
 /** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
-  return readOnce(responseDataOf(error), oauthBodies, readOAuthError);
+  const data = responseDataOf(error);
+  if (!isObjectLike(data)) return undefined;
+  const memo = bodyMemo(data);
+  if (memo.oauth === UNREAD) memo.oauth = readOAuthError(data);
+  return memo.oauth;
 }
 
 /** The first reason of `api` (ErrorInfo reasons, then legacy `errors[].reason`) that is in `reasons`, or `undefined`. */

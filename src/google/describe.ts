@@ -11,7 +11,7 @@
  */
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from './gaxios.js';
-import { redactUrl } from './url.js';
+import { redactUrl, redactUrlObject } from './url.js';
 
 /** Extras some rules add to the shared text. */
 export interface ApiErrorTextOptions {
@@ -31,8 +31,19 @@ export interface ApiErrorTextOptions {
  * ```
  */
 export function describeRequest(error: unknown): string | undefined {
+  const url = redactedRequestUrl(error);
+  return url === undefined ? undefined : `${requestMethodOf(error)} ${url}`;
+}
+
+/** The request URL without credentials, or `undefined` when the error holds none (or a URL whose getters throw). */
+function redactedRequestUrl(error: unknown): string | undefined {
   const url = requestUrlOf(error);
-  return url === undefined ? undefined : `${requestMethodOf(error)} ${redactUrl(url)}`;
+  if (url === undefined || typeof url === 'string') return url === undefined ? undefined : redactUrl(url);
+  try {
+    return redactUrlObject(url);
+  } catch {
+    return undefined;
+  }
 }
 
 function withNote(message: string, note: string | undefined): string {

@@ -165,12 +165,12 @@ export function requestMethodOf(error: unknown): string {
 }
 
 /**
- * The request URL as the error holds it (`config.url`: a string in gaxios 6, a `URL` in 7/8), with its credentials
- * still in it: pass it through `redactUrl` before showing it.
+ * The request URL as the error holds it: a string (gaxios 6) or a WHATWG `URL` (gaxios 7/8; any other object with a
+ * string `href` is read as its `href`), with its credentials still in it: pass it through `redactUrl` before showing it.
  */
-export function requestUrlOf(error: unknown): string | undefined {
+export function requestUrlOf(error: unknown): string | URL | undefined {
   const url = readWith(configOf(error), readUrl);
-  if (typeof url === 'string') return url;
+  if (typeof url === 'string' || url instanceof URL) return url;
   const href = readWith(url, readHref);
   return typeof href === 'string' ? href : undefined;
 }

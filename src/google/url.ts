@@ -163,6 +163,20 @@ export function redactParsedUrl(url: string): string {
     const path = cut === -1 ? url : url.slice(0, cut);
     return boundLength(path.replace(/\s/g, '%20'), MAX_URL_LENGTH);
   }
-  const origin = parsed.protocol === 'http:' || parsed.protocol === 'https:' ? `${parsed.protocol}//${parsed.host}` : parsed.protocol;
-  return boundLength(`${origin}${parsed.pathname}${redactQuery(parsed.search.slice(1))}`, MAX_URL_LENGTH);
+  return redactUrlObject(parsed);
+}
+
+/**
+ * {@link redactUrl} for a WHATWG `URL` (gaxios 7 and 8 keep the request URL as one): its parts are parsed already.
+ * Throws only if the object's getters do (a hostile subclass).
+ *
+ * @example
+ * ```ts
+ * redactUrlObject(new URL('https://www.googleapis.com/drive/v3/files?key=AIza...&q=x')); // '...files?key=[REDACTED]&q=x'
+ * ```
+ */
+export function redactUrlObject(url: URL): string {
+  const { protocol } = url;
+  const origin = protocol === 'http:' || protocol === 'https:' ? `${protocol}//${url.host}` : protocol;
+  return boundLength(`${origin}${url.pathname}${redactQuery(url.search.slice(1))}`, MAX_URL_LENGTH);
 }
