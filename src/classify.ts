@@ -8,7 +8,7 @@ import { findInChain } from './chain.js';
 import { describeThrown, messageOf } from './read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
-import { safeText } from './text.js';
+import { safeText } from './scrub.js';
 
 /** JSON-RPC "internal error". */
 export const INTERNAL_ERROR_CODE = -32603;

@@ -17,7 +17,8 @@ export { timeoutRule, abortRule, isTimeoutError, isAbortError } from './rules/ti
 export { fileSystemRule, createFileSystemRule, isFileSystemError } from './rules/file-system.js';
 export type { FileSystemRuleOptions } from './rules/file-system.js';
 export { zodErrorRule, isZodError, zodErrorMessage } from './rules/zod.js';
-export { scrubSecrets, REDACTED } from './text.js';
+export { scrubSecrets } from './scrub.js';
+export { REDACTED } from './text.js';
 export type { LogRecord, LogLevel, LogFunction, LevelLogger, PolicyLogger, HandlerKind, FailureKind } from './log.js';
 export { withClientVisibleErrors, toToolResult } from './wrap/tool.js';
 export type { ToolErrorResult } from './wrap/tool.js';

@@ -2,14 +2,16 @@
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
  * is imported at run time. They pass through the policy untouched.
  */
-import { hasOwn, readCode, readName, readProp, readStringWith, readWith } from './read.js';
+import { readCode, readName, readStringWith, readWith } from './read.js';
 
 /** SDK v2's brand set, stamped on every ProtocolError at construction. */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
 
+const readBrands = (error: { readonly [SDK_ERROR_BRANDS]?: unknown }): unknown => error[SDK_ERROR_BRANDS];
+
 function hasV2ProtocolBrand(error: unknown): boolean {
-  if (!hasOwn(error, SDK_ERROR_BRANDS)) return false;
-  const brands = readProp(error, SDK_ERROR_BRANDS);
+  const brands = readWith(error, readBrands);
+  if (brands === undefined) return false;
   try {
     return brands instanceof Set && brands.has('mcp.ProtocolError');
   } catch {

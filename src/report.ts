@@ -6,7 +6,8 @@ import type { Classification } from './classify.js';
 import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
 import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
-import { escapeControls, quoteForLog, quoteLine, safeText } from './text.js';
+import { quoteForLog, safeText } from './scrub.js';
+import { escapeControls, quoteLine } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
 export const MAX_NAME_LENGTH = 200;

@@ -10,7 +10,7 @@ import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
 import { isObjectLike, readProp, readString } from './read.js';
 import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
-import { safeText } from './text.js';
+import { safeText } from './scrub.js';
 import { WRAPPED } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
 import { withClientVisibleResourceErrors } from './wrap/resource.js';

@@ -1,6 +1,6 @@
 /**
- * Message safety: every piece of text that leaves the policy, for the client or for a log, passes through here.
- * Secrets are scrubbed, length is bounded, and log values are quoted on one line.
+ * Text primitives shared by every part of the policy (the Google entry included): the mark that stands in for a
+ * secret, the length bound, and quoting on one line. What makes a text safe (scrubbing) is in scrub.ts.
  */
 
 /**
@@ -12,94 +12,6 @@
  */
 export const REDACTED = '[REDACTED]';
 
-/** How much text around the bound is scrubbed, so that a secret crossing the cut is still recognised. */
-const SCRUB_MARGIN = 512;
-
-/** Query, form and JSON keys whose values are credentials. */
-const SECRET_KEYS =
-  'key|api_key|apikey|access_token|refresh_token|id_token|client_secret|token|password|passwd|secret|assertion|code_verifier|x-goog-api-key';
-
-/**
- * Patterns of credentials, each replaced as a whole (or its value part).
- * Order matters: header and key=value forms run before the bare token shapes.
- */
-const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  // Authorization / Proxy-Authorization / X-Goog-Api-Key / Cookie headers, in "Name: value" or JSON "name":"value" form.
-  [/((?:proxy-)?authorization|x-goog-api-key|cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\r\n,}]+/gi, `$1$2${REDACTED}`],
-  // Bearer / Basic credentials wherever they stand.
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
-  // key=value in URLs and form bodies.
-  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`],
-  // "key": "value" in JSON.
-  [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
-  // key: 'value' and 'key' => 'value' as util.inspect prints objects and URLSearchParams.
-  [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*)'(?:[^'\\\\]|\\\\.)*'`, 'gi'), `$1'${REDACTED}'`],
-  // Google OAuth client secrets.
-  [/(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]+/g, REDACTED],
-  // JSON Web Tokens (header.payload[.signature]).
-  // (Each start is anchored by a look-behind, so a long run of token characters costs linear time, not quadratic.)
-  [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*)?/g, REDACTED],
-  // Google OAuth access tokens.
-  [/ya29\.[A-Za-z0-9._-]+/g, REDACTED],
-  // Google OAuth refresh tokens.
-  [/1\/\/[A-Za-z0-9._-]{6,}/g, REDACTED],
-  // Google API keys.
-  [/AIza[A-Za-z0-9_-]{20,}/g, REDACTED],
-  // Userinfo in URLs: scheme://user:password@host.
-  [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
-];
-
-/** A secret key's name followed by `=`, `:`, `=>` or a quote (after an optional quote and spaces). */
-const KEY_VALUE = `['"]?\\s*(?:[=:"']|=>)`;
-/** A header's name followed by `:` or `=`. */
-const HEADER_VALUE = `["']?\\s*[:=]`;
-
-/**
- * What every pattern above needs somewhere in the text: a header name followed by `:` or `=`, `bearer`/`basic` and a
- * space, a secret key's name followed by `=`, `:`, `=>` or a quote (every key of SECRET_KEYS ends with one of the
- * names listed here), the prefix of a token shape, or user info in a URL. Text with none of them holds nothing the
- * patterns could replace and skips them: most client texts and stack frames. A property test holds it to that.
- * Branches are grouped by their first letter, which the regular expression engine then tests once.
- */
-const SECRET_HINT = new RegExp(
-  [
-    `a(?:uthorization${HEADER_VALUE}|ssertion${KEY_VALUE}|iza)`,
-    `b(?:earer|asic)\\s`,
-    `c(?:ookie${HEADER_VALUE}|ode_verifier${KEY_VALUE})`,
-    'eyj',
-    'gocspx-',
-    `key${KEY_VALUE}`,
-    `passw(?:or)?d${KEY_VALUE}`,
-    `secret${KEY_VALUE}`,
-    `token${KEY_VALUE}`,
-    `x-goog-api-key${HEADER_VALUE}`,
-    'ya29\\.',
-    '1//',
-    '://[^/\\s:@]+:[^/\\s@]+@',
-  ].join('|'),
-  'i',
-);
-
-/**
- * Replaces every known credential shape in `text` with {@link REDACTED}.
- * @example
- * ```ts
- * scrubSecrets('GET /v1/files?key=AIzaSyA1234567890abcdefghijklmnopqrstu'); // 'GET /v1/files?key=[REDACTED]'
- * ```
- */
-export function scrubSecrets(text: string): string {
-  return SECRET_HINT.test(text) ? applySecretPatterns(text) : text;
-}
-
-/** Every secret pattern, with no shortcut (exported for the property test that checks {@link SECRET_HINT}). */
-export function applySecretPatterns(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) {
-    out = out.replace(pattern, replacement);
-  }
-  return out;
-}
-
 /** Cuts `text` to at most `max` characters (UTF-16 units), marking the cut with an ellipsis, never splitting a surrogate pair. */
 export function boundLength(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -110,37 +22,8 @@ export function boundLength(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/**
- * Makes text safe to show or log: bounded before scrubbing (so a 10 MB message costs no more than a short one),
- * scrubbed of secrets, passed through the policy's own redactor, then bounded to `max`.
- */
-export function safeText(text: string, max: number, redact?: (text: string) => string): string {
-  let out = text.length > max + SCRUB_MARGIN ? text.slice(0, max + SCRUB_MARGIN) : text;
-  out = scrubSecrets(out);
-  if (redact !== undefined) out = applyRedactor(out, redact);
-  return boundLength(out, max);
-}
-
-function applyRedactor(text: string, redact: (text: string) => string): string {
-  try {
-    const out = redact(text);
-    return typeof out === 'string' ? out : REDACTED;
-  } catch {
-    // A redactor that fails must not let the unredacted text through.
-    return REDACTED;
-  }
-}
-
 /** C1 controls, DEL and the Unicode line separators, which JSON.stringify leaves as they are. */
 const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
-
-/**
- * Quotes a peer-supplied or error-supplied value for a log line: one physical line (newlines, ANSI escapes and other
- * controls escaped), bounded, scrubbed, in double quotes.
- */
-export function quoteForLog(text: string, max: number, redact?: (text: string) => string): string {
-  return quoteLine(safeText(text, max, redact));
-}
 
 /** `\u001b` for ESC: one character as a JSON-style escape. */
 function unicodeEscape(c: string): string {

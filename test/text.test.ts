@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scrubSecrets } from '../src/index.js';
-import { applySecretPatterns, boundLength, quoteForLog, safeText } from '../src/text.js';
+import { applySecretPatterns, quoteForLog, safeText } from '../src/scrub.js';
+import { boundLength } from '../src/text.js';
 
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 

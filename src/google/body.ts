@@ -3,9 +3,19 @@
  * details[] } }`) and the OAuth 2.0 token error (`{ error: 'invalid_grant', error_description }`). Their texts are
  * written by Google's servers and never echo credentials; they are still bounded to one line here.
  */
-import { isObjectLike, readNumber, readProp, readString } from '../read.js';
+import { isObjectLike, readNumber, readProp, readString, readStringWith, readWith } from '../read.js';
 import { boundLength } from '../text.js';
 import { responseDataOf } from './gaxios.js';
+
+// Readers of the body's keys, each a site of its own (see readWith): every Google API failure's body is read.
+const readError = (body: { readonly error?: unknown }): unknown => body.error;
+const readDetails = (error: { readonly details?: unknown }): unknown => error.details;
+const readReason = (entry: { readonly reason?: unknown }): unknown => entry.reason;
+const readAtType = (detail: { readonly '@type'?: unknown }): unknown => detail['@type'];
+const readStatus = (error: { readonly status?: unknown }): unknown => error.status;
+const readCode = (error: { readonly code?: unknown }): unknown => error.code;
+const readMessage = (error: { readonly message?: unknown }): unknown => error.message;
+const readErrors = (error: { readonly errors?: unknown }): unknown => error.errors;
 
 /** Longest server-written message kept, in characters. */
 export const MAX_SERVER_TEXT = 1000;
@@ -39,8 +49,16 @@ export interface OAuthErrorBody {
   readonly subtype: string | undefined;
 }
 
-/** What {@link oneLine} would change inside a text: anything but printable ASCII, a double space. */
-const NOT_ONE_LINE = /[^ -~]| {2}/;
+/** True for text {@link oneLine} leaves as it is: printable ASCII, spaces single and between words. */
+function isOneLineAlready(text: string): boolean {
+  let previous = 0x20; // a space before the start: a leading space fails
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || (c === 0x20 && previous === 0x20)) return false;
+    previous = c;
+  }
+  return previous !== 0x20; // a trailing space (or empty text) fails
+}
 
 /**
  * Server-written text on one line: whitespace runs (newlines included) become one space, control characters go,
@@ -50,7 +68,7 @@ export function oneLine(text: string | undefined, max = MAX_SERVER_TEXT): string
   if (text === undefined) return undefined;
   // Only a bounded prefix is looked at: a 10 MB message costs no more than a short one.
   const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
-  if (head !== '' && !head.startsWith(' ') && !head.endsWith(' ') && !NOT_ONE_LINE.test(head)) return boundLength(head, max);
+  if (isOneLineAlready(head)) return boundLength(head, max);
   // eslint-disable-next-line no-control-regex
   const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return line === '' ? undefined : boundLength(line, max);
@@ -67,7 +85,13 @@ function entries(value: unknown): unknown[] {
 
 /** A token-like identifier (`RATE_LIMIT_EXCEEDED`, `rateLimitExceeded`), or `undefined`. */
 function identifier(value: string | undefined): string | undefined {
-  return value !== undefined && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(value) ? value : undefined;
+  if (value === undefined || value.length === 0 || value.length > 64) return undefined;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (!letter && (i === 0 || !((c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x2d))) return undefined;
+  }
+  return value;
 }
 
 /** `"30s"`, `"1.5s"` or `{ seconds, nanos }` as whole seconds. */
@@ -85,14 +109,14 @@ function durationSeconds(value: unknown): number | undefined {
 }
 
 function typeIs(detail: unknown, type: string): boolean {
-  const at = readString(detail, '@type');
+  const at = readStringWith(detail, readAtType);
   return at !== undefined && (at === `type.googleapis.com/${type}` || at.endsWith(`/${type}`));
 }
 
 /** The first string `message` of the legacy `errors[]` entries. */
 function firstMessage(entries: readonly unknown[]): string | undefined {
   for (const entry of entries) {
-    const message = readString(entry, 'message');
+    const message = readStringWith(entry, readMessage);
     if (message !== undefined) return message;
   }
   return undefined;
@@ -108,29 +132,29 @@ function firstMessage(entries: readonly unknown[]): string | undefined {
  * ```
  */
 export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefined {
-  const error = readProp(data, 'error');
+  const error = readWith(data, readError);
   if (!isObjectLike(error) || Array.isArray(error)) return undefined;
   const infoReasons: string[] = [];
   let retryDelaySeconds: number | undefined;
-  for (const detail of entries(readProp(error, 'details'))) {
+  for (const detail of entries(readWith(error, readDetails))) {
     if (typeIs(detail, 'google.rpc.ErrorInfo')) {
-      const reason = identifier(readString(detail, 'reason'));
+      const reason = identifier(readStringWith(detail, readReason));
       if (reason !== undefined) infoReasons.push(reason);
     } else if (typeIs(detail, 'google.rpc.RetryInfo')) {
       retryDelaySeconds ??= durationSeconds(readProp(detail, 'retryDelay'));
     }
   }
   const legacyReasons: string[] = [];
-  const legacy = entries(readProp(error, 'errors'));
+  const legacy = entries(readWith(error, readErrors));
   for (const entry of legacy) {
-    const reason = identifier(readString(entry, 'reason'));
+    const reason = identifier(readStringWith(entry, readReason));
     if (reason !== undefined) legacyReasons.push(reason);
   }
-  const code = readNumber(error, 'code');
+  const code = readWith(error, readCode);
   return {
-    code: code !== undefined && Number.isInteger(code) ? code : undefined,
-    status: identifier(readString(error, 'status')),
-    message: oneLine(readString(error, 'message')) ?? oneLine(firstMessage(legacy)),
+    code: typeof code === 'number' && Number.isInteger(code) ? code : undefined,
+    status: identifier(readStringWith(error, readStatus)),
+    message: oneLine(readStringWith(error, readMessage)) ?? oneLine(firstMessage(legacy)),
     infoReasons,
     legacyReasons,
     retryDelaySeconds,

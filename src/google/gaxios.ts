@@ -3,18 +3,18 @@
  * google-auth-library re-wraps. Nothing here imports gaxios: `instanceof GaxiosError` fails across versions and copies,
  * so errors are recognised by the registered symbol gaxios stamps on them, and read through never-throwing readers.
  */
-import { hasKey, hasOwn, isObjectLike, readProp, readString, readWith } from '../read.js';
+import { hasKey, isObjectLike, readProp, readString, readWith } from '../read.js';
 
-/** The registered symbol every gaxios copy (6, 7, 8) sets, as an own key, on its errors; its value is the version. */
+/** The registered symbol every gaxios copy (6, 7, 8) sets on its errors (a class field); its value is the version. */
 export const GAXIOS_ERROR_SYMBOL: symbol = Symbol.for('gaxios-gaxios-error');
 
 /** Longest response body (in characters) parsed as JSON when it arrives as a string. */
 const MAX_JSON_BODY = 256 * 1024;
 
 /**
- * True for an error thrown by any copy of gaxios 6, 7 or 8 (and so by google-auth-library and googleapis): it has the
- * registered symbol `Symbol.for('gaxios-gaxios-error')` as an own key. Its `name` is always `"Error"` and `instanceof`
- * fails across versions, so neither is used.
+ * True for an error thrown by any copy of gaxios 6, 7 or 8 (and so by google-auth-library and googleapis): it carries
+ * the registered symbol `Symbol.for('gaxios-gaxios-error')` with a string value (the gaxios version). Its `name` is
+ * always `"Error"` and `instanceof` fails across versions, so neither is used.
  *
  * @example
  * ```ts
@@ -26,8 +26,10 @@ const MAX_JSON_BODY = 256 * 1024;
  * ```
  */
 export function isGaxiosError(error: unknown): boolean {
-  return hasOwn(error, GAXIOS_ERROR_SYMBOL);
+  return typeof readWith(error, readGaxiosVersion) === 'string';
 }
+
+const readGaxiosVersion = (error: { readonly [GAXIOS_ERROR_SYMBOL]?: unknown }): unknown => error[GAXIOS_ERROR_SYMBOL];
 
 // One reader per key read on every classification (see readWith): each stays monomorphic.
 const readResponse = (error: { readonly response?: unknown }): unknown => error.response;

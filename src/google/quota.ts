@@ -37,8 +37,8 @@ export function isGoogleQuotaError(error: unknown): boolean {
   const status = googleApiErrorStatus(error);
   if (status === undefined) return false;
   if (status === 429) return true;
-  if (apiErrorOf(error)?.status === 'RESOURCE_EXHAUSTED') return true;
-  return quotaReasonOf(error) !== undefined;
+  const api = apiErrorOf(error);
+  return api?.status === 'RESOURCE_EXHAUSTED' || reasonIn(api, QUOTA_REASONS) !== undefined;
 }
 
 /**

@@ -29,7 +29,8 @@ function scopeReasonOf(error: unknown): string | undefined {
  */
 export function isGoogleInsufficientScopesError(error: unknown): boolean {
   if (googleApiErrorStatus(error) !== 403) return false;
-  return scopeReasonOf(error) !== undefined || apiErrorOf(error)?.message === SCOPE_MESSAGE;
+  const api = apiErrorOf(error);
+  return reasonIn(api, SCOPE_REASONS) !== undefined || api?.message === SCOPE_MESSAGE;
 }
 
 /**

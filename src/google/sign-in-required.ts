@@ -13,6 +13,9 @@ const SIGN_IN_MESSAGES = new Set([
   'No refresh token is set.',
 ]);
 
+/** The longest of them: a longer message (a whole HTML page, say) is not hashed to be looked up. */
+const LONGEST = Math.max(...[...SIGN_IN_MESSAGES].map((message) => message.length));
+
 /**
  * True for google-auth-library's "no token" errors: `No refresh token or refresh handler callback is set.`,
  * `No access, refresh token, API key or refresh handler callback is set.`, `No refresh token is set.` (a plain `Error`
@@ -28,7 +31,9 @@ const SIGN_IN_MESSAGES = new Set([
  * ```
  */
 export function isSignInRequiredError(error: unknown): boolean {
-  return readStringWith(error, readName) === 'Error' && SIGN_IN_MESSAGES.has(messageOf(error));
+  if (readStringWith(error, readName) !== 'Error') return false;
+  const message = messageOf(error);
+  return message.length <= LONGEST && SIGN_IN_MESSAGES.has(message);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { hasKey, isObjectLike, readProp } from '../read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
-import { safeText } from '../text.js';
+import { safeText } from '../scrub.js';
 
 /** Marks a wrapped function; its value is the original handler. */
 export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');

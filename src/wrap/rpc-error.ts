@@ -9,7 +9,7 @@ import { INTERNAL_ERROR_CODE } from '../classify.js';
 import { RESOURCE_NOT_FOUND_CODE } from '../rules/deliberate.js';
 import type { ErrorPolicy } from '../policy.js';
 import { MAX_NAME_LENGTH } from '../report.js';
-import { safeText } from '../text.js';
+import { safeText } from '../scrub.js';
 import { markHandled, type WireShape } from './guard.js';
 import type { HandlerKind } from '../log.js';
 

@@ -6,7 +6,7 @@ import { classifyError, type Classification } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../read.js';
 import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
-import { safeText } from '../text.js';
+import { safeText } from '../scrub.js';
 import { guard, markResult, type WireShape } from './guard.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
