@@ -119,17 +119,23 @@ const classifyCases = [
   { label: 'timeout (AbortSignal)', error: errors.timeout, policy: lib.defaultPolicy, rule: 'timeout' },
   google === undefined
     ? { label: 'Google API 403 (gaxios 7)', error: errors.googleApi, policy: googlePolicy, rule: undefined, note: 'core rules only: no Google entry' }
-    : { label: 'Google API 403 (gaxios 7)', error: errors.googleApi, policy: googlePolicy, rule: /^google-api-error/, fresh: freshBodies(errors.googleApiPool) },
+    : { label: 'Google API 403 (gaxios 7, fresh body)', error: errors.googleApi, policy: googlePolicy, rule: /^google-api-error/, fresh: freshBodies(errors.googleApiPool) },
   google === undefined
     ? { label: 'OAuth refresh (GAL 10)', error: errors.oauthRefresh, policy: googlePolicy, rule: undefined, note: 'core rules only: no Google entry' }
-    : { label: 'OAuth refresh (GAL 10)', error: errors.oauthRefresh, policy: googlePolicy, rule: 'google-oauth-refresh', fresh: freshBodies(errors.oauthRefreshPool) },
+    : { label: 'OAuth refresh (GAL 10, fresh body)', error: errors.oauthRefresh, policy: googlePolicy, rule: 'google-oauth-refresh', fresh: freshBodies(errors.oauthRefreshPool) },
   { label: 'zod 4 (zodErrorRule)', error: errors.zod, policy: zodPolicy, rule: 'zod' },
 ];
 const chainCase = { label: '64-deep cause chain', error: errors.chain64, policy: lib.defaultPolicy, rule: 'deliberate' };
 /** Worst case of a miss: every rule of the recommended Google + core policy is tried and none matches. */
 const missCase = { label: 'crash, Google + core rules', error: errors.crash, policy: googlePolicy, rule: undefined };
+/** The same Google error classified over and over: its body is read once, then remembered (no goal; shown beside the first classification). */
+const againCase =
+  google === undefined
+    ? undefined
+    : { label: 'Google API 403, same error again', error: errors.googleApi, policy: googlePolicy, rule: /^google-api-error/ };
+const infoCases = againCase === undefined ? [missCase] : [missCase, againCase];
 
-for (const c of [...classifyCases, chainCase, missCase]) {
+for (const c of [...classifyCases, chainCase, ...infoCases]) {
   const result = lib.classifyError(c.fresh?.() ?? c.error, c.policy);
   if (c.rule === undefined) {
     check(result.kind === 'crash', `${c.label} is a crash, got ${result.kind}`);
@@ -212,7 +218,7 @@ group('success path: direct callback call', () => {
 /** The failure-path cases, by name: printed by mitata's report, then measured again for the table. */
 /** @type {Map<string, (() => unknown) | (() => Generator<unknown, void, unknown>)>} */
 const failureCases = new Map();
-for (const c of [...classifyCases, chainCase, missCase]) {
+for (const c of [...classifyCases, chainCase, ...infoCases]) {
   const { fresh } = c;
   failureCases.set(
     `classify: ${c.label}`,
@@ -381,6 +387,7 @@ for (const c of classifyCases) {
   const ns = medianOf(`classify: ${chainCase.label}`);
   row(`failure: classifyError ${chainCase.label} (ToolError at the bottom)`, time(ns), `goal < ${time(GOALS.chainNs)}`, ns < GOALS.chainNs);
   row(`failure: classifyError ${missCase.label} (worst miss)`, time(medianOf(`classify: ${missCase.label}`)), 'no goal', undefined);
+  if (againCase !== undefined) row(`failure: classifyError ${againCase.label}`, time(medianOf(`classify: ${againCase.label}`)), 'no goal (body read once)', undefined);
 }
 {
   const bare = medianOf('crash: bare handler, caught');

@@ -21,6 +21,8 @@ export interface ApiErrorTextOptions {
   readonly note?: string | undefined;
 }
 
+const NO_OPTIONS: ApiErrorTextOptions = Object.freeze({});
+
 /**
  * `<METHOD> <URL>` of the failed request, with credentials stripped from the URL, or `undefined` when the error holds
  * no URL.
@@ -60,7 +62,7 @@ function withNote(message: string, note: string | undefined): string {
  * // 'Google API GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission'
  * ```
  */
-export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}): string {
+export function apiErrorText(error: unknown, options: ApiErrorTextOptions = NO_OPTIONS): string {
   const http = httpStatusOf(error);
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;

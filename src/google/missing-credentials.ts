@@ -8,6 +8,7 @@
  */
 import { messageOf, readName, readString, readStringWith } from '../read.js';
 import type { ErrorRule } from '../rules/rule.js';
+import { isGaxiosError } from './gaxios.js';
 
 /** GAL's message prefix (10/11) for any failure to use the GOOGLE_APPLICATION_CREDENTIALS file. */
 const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: ';
@@ -43,6 +44,8 @@ const KNOWN_PREFIX = new RegExp(
 const MAX_LOOKED_AT = 4096;
 
 function galMessage(error: unknown): string | undefined {
+  // GAL's credential errors are plain Errors it throws itself, never the HTTP errors of gaxios.
+  if (isGaxiosError(error)) return undefined;
   const name = readStringWith(error, readName);
   if (name === undefined || !GAL_NAMES.has(name)) return undefined;
   const message = messageOf(error);

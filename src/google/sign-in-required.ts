@@ -5,6 +5,7 @@
  */
 import { messageOf, readName, readStringWith } from '../read.js';
 import type { ErrorRule } from '../rules/rule.js';
+import { isGaxiosError } from './gaxios.js';
 
 /** GAL's exact messages. */
 const SIGN_IN_MESSAGES = new Set([
@@ -31,7 +32,8 @@ const LONGEST = Math.max(...[...SIGN_IN_MESSAGES].map((message) => message.lengt
  * ```
  */
 export function isSignInRequiredError(error: unknown): boolean {
-  if (readStringWith(error, readName) !== 'Error') return false;
+  // GAL throws these plain Errors itself; a gaxios HTTP error is never one.
+  if (isGaxiosError(error) || readStringWith(error, readName) !== 'Error') return false;
   const message = messageOf(error);
   return message.length <= LONGEST && SIGN_IN_MESSAGES.has(message);
 }
