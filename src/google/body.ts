@@ -74,12 +74,15 @@ export function oneLine(text: string | undefined, max = MAX_SERVER_TEXT): string
   return line === '' ? undefined : boundLength(line, max);
 }
 
-function entries(value: unknown): unknown[] {
-  if (!Array.isArray(value)) return [];
+/** No entries, no reasons: one frozen empty list shared by every body without them. */
+const NONE: readonly never[] = Object.freeze([]);
+
+function entries(value: unknown): readonly unknown[] {
+  if (!Array.isArray(value)) return NONE;
   try {
     return value.slice(0, MAX_ENTRIES) as unknown[];
   } catch {
-    return [];
+    return NONE;
   }
 }
 
@@ -134,29 +137,29 @@ function firstMessage(entries: readonly unknown[]): string | undefined {
 export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefined {
   const error = readWith(data, readError);
   if (!isObjectLike(error) || Array.isArray(error)) return undefined;
-  const infoReasons: string[] = [];
+  let infoReasons: string[] | undefined;
   let retryDelaySeconds: number | undefined;
   for (const detail of entries(readWith(error, readDetails))) {
     if (typeIs(detail, 'google.rpc.ErrorInfo')) {
       const reason = identifier(readStringWith(detail, readReason));
-      if (reason !== undefined) infoReasons.push(reason);
+      if (reason !== undefined) (infoReasons ??= []).push(reason);
     } else if (typeIs(detail, 'google.rpc.RetryInfo')) {
       retryDelaySeconds ??= durationSeconds(readProp(detail, 'retryDelay'));
     }
   }
-  const legacyReasons: string[] = [];
+  let legacyReasons: string[] | undefined;
   const legacy = entries(readWith(error, readErrors));
   for (const entry of legacy) {
     const reason = identifier(readStringWith(entry, readReason));
-    if (reason !== undefined) legacyReasons.push(reason);
+    if (reason !== undefined) (legacyReasons ??= []).push(reason);
   }
   const code = readWith(error, readCode);
   return {
     code: typeof code === 'number' && Number.isInteger(code) ? code : undefined,
     status: identifier(readStringWith(error, readStatus)),
     message: oneLine(readStringWith(error, readMessage)) ?? oneLine(firstMessage(legacy)),
-    infoReasons,
-    legacyReasons,
+    infoReasons: infoReasons ?? NONE,
+    legacyReasons: legacyReasons ?? NONE,
     retryDelaySeconds,
   };
 }
