@@ -22,7 +22,9 @@ npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@
   "typescript@$typescript" "@types/node@$types_node"
 cp "$root/test/packed/smoke.mjs" .
 node smoke.mjs
-cp "$root"/test/packed/types/* .
+cp "$root"/test/packed/types/tsconfig*.json .
+cp "$root/test/packed/types/consumer.ts" consumer.mts
+cp "$root/test/packed/types/consumer.ts" consumer.cts
 npx tsc -p tsconfig.json
 npx tsc -p tsconfig.bundler.json
 echo "smoke: the packed declarations type-check from ESM and CJS (nodenext) and from a bundler"

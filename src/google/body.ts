@@ -7,7 +7,9 @@ import { isObjectLike, readNumber, readProp, readString, readStringWith, readWit
 import { boundLength } from '../text.js';
 import { responseDataOf } from './gaxios.js';
 
-// Readers of the body's keys, each a site of its own (see readWith): every Google API failure's body is read.
+// Readers of the body's keys, each a site of its own (see readWith): every Google API failure's body is read. They are
+// not read.ts's readers of the same names on purpose: body objects are another shape than errors, and sharing a
+// reader between the two would make its property read polymorphic again.
 const readError = (body: { readonly error?: unknown }): unknown => body.error;
 const readDetails = (error: { readonly details?: unknown }): unknown => error.details;
 const readReason = (entry: { readonly reason?: unknown }): unknown => entry.reason;

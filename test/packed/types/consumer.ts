@@ -1,5 +1,6 @@
-// Type-checked by scripts/smoke-packed.sh in a fresh project that installed the packed tarball: what a CommonJS
-// user's TypeScript sees through the package's `require` conditions (`module: nodenext`, a .cts file).
+// Type-checked by scripts/smoke-packed.sh in a fresh project that installed the packed tarball, copied there as
+// consumer.mts and consumer.cts: what a user's TypeScript sees through the package's `import` and `require` conditions
+// (`module: nodenext`), and through a bundler (`moduleResolution: bundler`).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ToolError,
