@@ -57,16 +57,6 @@ export function readNumber(value: unknown, key: PropertyKey): number | undefined
   return typeof prop === 'number' && Number.isFinite(prop) ? prop : undefined;
 }
 
-/** True when `key` is an own property of `value` (symbols included), without running getters. */
-export function hasOwn(value: unknown, key: PropertyKey): boolean {
-  if (!isObjectLike(value)) return false;
-  try {
-    return Object.prototype.hasOwnProperty.call(value, key);
-  } catch {
-    return false;
-  }
-}
-
 /** True when `key` is in `value` (own or inherited), without running getters. */
 export function hasKey(value: unknown, key: PropertyKey): boolean {
   if (!isObjectLike(value)) return false;

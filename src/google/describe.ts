@@ -40,7 +40,8 @@ export function describeRequest(error: unknown): string | undefined {
 /** The request URL without credentials, or `undefined` when the error holds none (or a URL whose getters throw). */
 function redactedRequestUrl(error: unknown): string | undefined {
   const url = requestUrlOf(error);
-  if (url === undefined || typeof url === 'string') return url === undefined ? undefined : redactUrl(url);
+  if (url === undefined) return undefined;
+  if (typeof url === 'string') return redactUrl(url);
   try {
     return redactUrlObject(url);
   } catch {
