@@ -2,16 +2,14 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { defaultPolicy, isHttpStatus, type ErrorPolicy } from './policy.js';
-import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
+import { defaultPolicy, rulesApplied, type ErrorPolicy } from './policy.js';
+import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './chain.js';
 import { describeThrown, messageOf } from './read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
-
-/** JSON-RPC "internal error". */
-export const INTERNAL_ERROR_CODE = -32603;
+import { INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 
 export { MAX_CHAIN_NODES } from './chain.js';
 
@@ -104,18 +102,6 @@ function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
   }
 }
 
-function ruleStatus(rule: ErrorRule, matched: unknown): number {
-  const { status } = rule;
-  if (status === undefined) return 500;
-  if (typeof status === 'number') return status;
-  try {
-    const value: unknown = status(matched);
-    return isHttpStatus(value) ? value : 500;
-  } catch {
-    return 500;
-  }
-}
-
 function reauthorizeText(policy: ErrorPolicy, error: unknown): string | undefined {
   const { reauthorize } = policy;
   if (typeof reauthorize === 'string') return reauthorize;
@@ -154,9 +140,9 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
   try {
     if (isProtocolError(error)) {
       const code = protocolCode(error);
-      return { kind: 'protocol', code, status: statusForProtocolCode(code), level: 'info', error };
+      return { kind: 'protocol', code, status: statusOfProtocolCode(code), level: 'info', error };
     }
-    const match = findMatch(error, policy.rules);
+    const match = findMatch(error, rulesApplied(policy));
     if (match === undefined) return crash(error, policy);
     const { rule, matched } = match;
     const text = ruleText(rule, matched);
@@ -171,7 +157,7 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       kind: 'anticipated',
       rule,
       message,
-      status: reauthorize ? 401 : ruleStatus(rule, matched),
+      status: statusOfRule(rule, matched, reauthorize),
       level: rule.level ?? 'warn',
       reauthorize,
       code: rule.code ?? INTERNAL_ERROR_CODE,

@@ -11,7 +11,6 @@ export type { Classification, AnticipatedClassification, CrashClassification, Pr
 export { isProtocolError } from './protocol.js';
 export type { ErrorRule, AnticipatedLevel } from './rules/rule.js';
 export { coreRules } from './rules/index.js';
-export { deliberateErrorRule, resourceNotFoundRule, RESOURCE_NOT_FOUND_CODE } from './rules/deliberate.js';
 export { networkErrorRule, isNetworkError, networkErrorMessage } from './rules/network.js';
 export { timeoutRule, abortRule, isTimeoutError, isAbortError } from './rules/timeout.js';
 export { fileSystemRule, createFileSystemRule, isFileSystemError } from './rules/file-system.js';

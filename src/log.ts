@@ -29,6 +29,16 @@ export interface LogRecord {
   readonly rule?: string;
   /** The reference id the client was shown (crashes). */
   readonly reference?: string;
+  /** Method of the HTTP request behind the failure, when the rule knows it (`GET`). */
+  readonly httpMethod?: string;
+  /** URL of that request, without credentials. */
+  readonly httpUrl?: string;
+  /** HTTP status of its response. */
+  readonly httpStatus?: number;
+  /** Name of the error on the cause chain the rule accepted, when it is not the thrown one. */
+  readonly matchedErrorName?: string;
+  /** Message of that error (scrubbed, bounded). */
+  readonly matchedErrorMessage?: string;
   /** Access-log status of the failure. */
   readonly status: number;
   /** The thrown value's `name`, or what was thrown (`string`, `undefined`, ...). */

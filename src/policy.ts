@@ -6,8 +6,10 @@ import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
 import { stderrSink, toLogSink } from './log.js';
 import type { Classification } from './classify.js';
 import { isObjectLike } from './read.js';
+import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
+import { isHttpStatus } from './status.js';
 
 /** What `onOutcome` receives, once per handler call. */
 export interface Outcome {
@@ -26,7 +28,9 @@ export interface Outcome {
 /** The options of {@link createErrorPolicy}. All are optional. */
 export interface ErrorPolicyOptions {
   /**
-   * The allowlist: ordered rules, first match wins. A failure no rule accepts is a crash.
+   * The allowlist for foreign errors: ordered rules, first match wins. A failure no rule accepts is a crash. The
+   * package's own `ToolError`, `ResourceError` and `ResourceNotFoundError` and MCP protocol errors are handled by the
+   * policy itself, whatever this list holds (see `maskDeliberateErrors`): rules only add what clients may see.
    * @default coreRules
    * @example
    * ```ts
@@ -112,6 +116,17 @@ export interface ErrorPolicyOptions {
    * ```
    */
   readonly onOutcome?: (outcome: Outcome) => void;
+  /**
+   * Masks the package's own deliberate errors (`ToolError`, `ResourceError`, `ResourceNotFoundError`) as crashes, as if
+   * they were foreign errors no rule accepts. Only for servers that must show clients nothing but a reference; a rule
+   * in `rules` can still accept them.
+   * @default false
+   * @example
+   * ```ts
+   * createErrorPolicy({ maskDeliberateErrors: true });
+   * ```
+   */
+  readonly maskDeliberateErrors?: boolean;
 }
 
 const POLICY_BRAND = Symbol.for('mcp-error-policy.policy');
@@ -132,6 +147,8 @@ export interface ErrorPolicy {
   readonly exposeCrashDetails: boolean | undefined;
   /** The access log, if any. */
   readonly onOutcome: ((outcome: Outcome) => void) | undefined;
+  /** Whether deliberate errors are masked as crashes. */
+  readonly maskDeliberateErrors: boolean;
   /** Where records go. */
   readonly log: LogSink;
 }
@@ -156,7 +173,11 @@ const OPTION_KEYS = new Set([
   'redact',
   'exposeCrashDetails',
   'onOutcome',
+  'maskDeliberateErrors',
 ]);
+
+/** The rules a policy applies, in order: the deliberate-error rules first (unless masked), then its `rules`. */
+const RULES_APPLIED = Symbol('mcp-error-policy.rules-applied');
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -168,11 +189,6 @@ function describe(value: unknown): string {
 
 function fail(option: string, expected: string, got: unknown): never {
   throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${describe(got)}`);
-}
-
-/** True for an integer HTTP status from 100 to 599. */
-export function isHttpStatus(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
 }
 
 function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
@@ -203,12 +219,14 @@ function validateRule(rule: unknown, at: string): ErrorRule {
   if (r.level !== undefined && !LEVELS.has(r.level as string)) fail(`${at}.level`, "'info' or 'warn'", r.level);
   if (r.reauthorize !== undefined && typeof r.reauthorize !== 'boolean') fail(`${at}.reauthorize`, 'a boolean', r.reauthorize);
   if (r.code !== undefined && !Number.isSafeInteger(r.code)) fail(`${at}.code`, 'an integer JSON-RPC error code', r.code);
+  if (r.request !== undefined && typeof r.request !== 'function') fail(`${at}.request`, 'a function', r.request);
   const out: { -readonly [K in keyof ErrorRule]: ErrorRule[K] } = { name: r.name as string, predicate: predicate as ErrorRule['predicate'] };
   if (r.message !== undefined) out.message = r.message as NonNullable<ErrorRule['message']>;
   if (r.status !== undefined) out.status = r.status as NonNullable<ErrorRule['status']>;
   if (r.level !== undefined) out.level = r.level as ErrorRule['level'] & string;
   if (r.reauthorize !== undefined) out.reauthorize = r.reauthorize as boolean;
   if (r.code !== undefined) out.code = r.code as number;
+  if (r.request !== undefined) out.request = r.request as NonNullable<ErrorRule['request']>;
   return Object.freeze(out);
 }
 
@@ -278,6 +296,10 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     fail('exposeCrashDetails', 'a boolean', o.exposeCrashDetails);
   }
   if (o.onOutcome !== undefined && typeof o.onOutcome !== 'function') fail('onOutcome', 'a function', o.onOutcome);
+  if (o.maskDeliberateErrors !== undefined && typeof o.maskDeliberateErrors !== 'boolean') {
+    fail('maskDeliberateErrors', 'a boolean', o.maskDeliberateErrors);
+  }
+  const maskDeliberateErrors = o.maskDeliberateErrors === true;
   const policy: ErrorPolicy = {
     rules,
     reauthorize: o.reauthorize as ErrorPolicy['reauthorize'],
@@ -286,9 +308,11 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     redact: o.redact as ErrorPolicy['redact'],
     exposeCrashDetails: o.exposeCrashDetails as boolean | undefined,
     onOutcome: o.onOutcome as ErrorPolicy['onOutcome'],
+    maskDeliberateErrors,
     log,
   };
   Object.defineProperty(policy, POLICY_BRAND, { value: true });
+  Object.defineProperty(policy, RULES_APPLIED, { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) });
   return Object.freeze(policy);
 }
 
@@ -300,6 +324,11 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
  * isErrorPolicy({ rules: [] }); // false
  * ```
  */
+/** The rules `policy` applies, in order (see `rules` and `maskDeliberateErrors`). */
+export function rulesApplied(policy: ErrorPolicy): readonly ErrorRule[] {
+  return (policy as { readonly [RULES_APPLIED]?: readonly ErrorRule[] })[RULES_APPLIED] ?? policy.rules;
+}
+
 export function isErrorPolicy(value: unknown): value is ErrorPolicy {
   try {
     return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;

@@ -2,6 +2,7 @@
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
  * is imported at run time. They pass through the policy untouched.
  */
+import { INTERNAL_ERROR_CODE } from './status.js';
 import { readCode, readName, readStringWith, readWith } from './read.js';
 
 /** SDK v2's brand set, stamped on every ProtocolError at construction. */
@@ -38,22 +39,5 @@ export function isProtocolError(error: unknown): boolean {
 /** The JSON-RPC code of a protocol error (-32603 when unreadable). */
 export function protocolCode(error: unknown): number {
   const code = readWith(error, readCode);
-  return typeof code === 'number' && Number.isInteger(code) ? code : -32603;
-}
-
-/** Access-log status for a JSON-RPC error code. */
-export function statusForProtocolCode(code: number): number {
-  switch (code) {
-    case -32700: // parse error
-    case -32600: // invalid request
-    case -32602: // invalid params
-      return 400;
-    case -32601: // method not found
-    case -32002: // resource not found
-      return 404;
-    case -32042: // URL elicitation required
-      return 403;
-    default:
-      return 500;
-  }
+  return typeof code === 'number' && Number.isInteger(code) ? code : INTERNAL_ERROR_CODE;
 }

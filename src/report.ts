@@ -5,8 +5,10 @@
 import type { Classification } from './classify.js';
 import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
-import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
+import { describeThrown, linkedErrors, messageOf, readProp, readString, stackOf } from './read.js';
+import type { FailedRequest } from './rules/rule.js';
 import { quoteForLog, safeText } from './scrub.js';
+import { isHttpStatus } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
@@ -18,6 +20,8 @@ const MAX_ERROR_NAME_LENGTH = 100;
 const MAX_STACK_LENGTH = 64 * 1024;
 /** Longest stack frame line. */
 const MAX_FRAME_LENGTH = 500;
+const MAX_METHOD_LENGTH = 16;
+const MAX_URL_LENGTH = 2000;
 
 /** One handler call, as the reporter sees it. */
 export interface CallContext {
@@ -86,13 +90,56 @@ function subject(context: CallContext, name: string): string {
   return `${context.handler} ${context.name === undefined ? '(unnamed)' : quoteLine(name)}`;
 }
 
-function headline(kind: FailureKind, classification: Classification | undefined, who: string, label: string, quoted: string): string {
+/** What the record adds for an anticipated failure: the HTTP request its rule knows, and the error the rule accepted. */
+interface Detail {
+  readonly fields: Partial<Pick<LogRecord, 'httpMethod' | 'httpUrl' | 'httpStatus' | 'matchedErrorName' | 'matchedErrorMessage'>>;
+  /** `GET <url> -> 403`, for the first line. */
+  readonly request: string | undefined;
+  /** `GaxiosError "text"`, for the first line. */
+  readonly matched: string | undefined;
+}
+
+const NO_DETAIL: Detail = { fields: {}, request: undefined, matched: undefined };
+
+function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
+  if (classification.kind !== 'anticipated') return NO_DETAIL;
+  const { rule, matched, error } = classification;
+  const fields: { -readonly [K in keyof Detail['fields']]: Detail['fields'][K] } = {};
+  let request: string | undefined;
+  if (rule.request !== undefined) {
+    let summary: FailedRequest | undefined;
+    try {
+      summary = rule.request(matched);
+    } catch {
+      summary = undefined;
+    }
+    const method = readString(summary, 'method');
+    const url = readString(summary, 'url');
+    const status = readProp(summary, 'status');
+    if (method !== undefined && method !== '') fields.httpMethod = escapeControls(safeText(method, MAX_METHOD_LENGTH, policy.redact));
+    if (url !== undefined && url !== '') fields.httpUrl = escapeControls(safeText(url, MAX_URL_LENGTH, policy.redact));
+    if (isHttpStatus(status)) fields.httpStatus = status;
+    const parts = [fields.httpMethod, fields.httpUrl].filter((part) => part !== undefined);
+    if (fields.httpStatus !== undefined) parts.push(`-> ${fields.httpStatus}`);
+    if (parts.length > 0) request = parts.join(' ');
+  }
+  let matchedText: string | undefined;
+  if (matched !== error) {
+    fields.matchedErrorName = errorLabel(matched, policy);
+    fields.matchedErrorMessage = safeText(messageOf(matched), policy.maxMessageLength, policy.redact);
+    matchedText = `${fields.matchedErrorName} ${quoteLine(fields.matchedErrorMessage)}`;
+  }
+  return { fields, request, matched: matchedText };
+}
+
+function headline(kind: FailureKind, classification: Classification | undefined, who: string, label: string, quoted: string, detail: Detail): string {
   if (classification?.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
   if (classification?.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
   if (classification?.kind === 'anticipated') {
-    return classification.level === 'info'
-      ? `${who} failed: ${label} ${quoted}`
-      : `${who} failed (rule ${classification.rule.name}): ${label} ${quoted}`;
+    const matched = detail.matched === undefined ? '' : `; matched cause ${detail.matched}`;
+    if (classification.level === 'info' && detail.request === undefined) return `${who} failed: ${label} ${quoted}${matched}`;
+    const request = detail.request === undefined ? '' : `: ${detail.request}`;
+    return `${who} failed (rule ${classification.rule.name}${request}): ${label} ${quoted}${matched}`;
   }
   return `${who} refused (${kind}): ${quoted}`;
 }
@@ -135,9 +182,10 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     const label = errorLabel(error, policy);
     const errorMessage = safeText(messageOf(error), policy.maxMessageLength, policy.redact);
     const name = safeName(context, policy);
+    const detail = detailOf(classification, policy);
     const base = {
       level,
-      message: headline(kind, classification, subject(context, name), label, quoteLine(errorMessage)),
+      message: headline(kind, classification, subject(context, name), label, quoteLine(errorMessage), detail),
       kind,
       handler: context.handler,
       name,
@@ -149,6 +197,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       ...base,
       ...(classification.kind === 'anticipated' ? { rule: classification.rule.name } : {}),
       ...(classification.kind === 'crash' ? { reference: classification.reference } : {}),
+      ...detail.fields,
       ...(level === 'info' ? {} : { stack: stackText(error, policy) }),
     };
     write(policy, record);
@@ -180,7 +229,7 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
   const name = safeName(context, policy);
   write(policy, {
     level: 'info',
-    message: headline('degraded', undefined, subject(context, name), '', quoteLine(errorMessage)),
+    message: headline('degraded', undefined, subject(context, name), '', quoteLine(errorMessage), NO_DETAIL),
     kind: 'degraded',
     handler: context.handler,
     name,

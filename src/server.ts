@@ -1,9 +1,8 @@
 /**
  * applyErrorPolicy: one line that puts a whole `McpServer` (SDK v1 or v2) under a policy. It wraps the callbacks the
- * server holds now and every callback it is given later, and (with an access log) sees the calls the SDK rejects
- * before any callback runs.
- *
- * Neither SDK is imported: the server is read structurally, through the registries both SDKs keep on the instance.
+ * server holds now and every callback it is given later, binds callbacks wrapped by hand to the server's policy and
+ * registered name (unless they were given their own), and (with an access log) sees the calls the SDK rejects before
+ * any callback runs. Every access to SDK internals goes through the adapter in ./sdk.ts.
  */
 import { classifyError, type Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
@@ -11,7 +10,25 @@ import { resolvePolicy, type ErrorPolicy } from './policy.js';
 import { isObjectLike, readProp, readString } from './read.js';
 import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
 import { safeText } from './scrub.js';
-import { WRAPPED } from './wrap/guard.js';
+import {
+  CALLBACK_REQUESTS,
+  REGISTRATION_METHODS,
+  callbackSlotOf,
+  isDisabled,
+  listRegistrations,
+  looksLikeMcpServer,
+  registriesOf,
+  rememberGiven,
+  renameIn,
+  requestHandlersOf,
+  sdkFound,
+  templateMatches,
+  type Entry,
+  type Registries,
+} from './sdk.js';
+import { statusOfRejection, statusOfResult } from './status.js';
+import { isClaimed } from './wrap/calls.js';
+import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
 import { withClientVisibleResourceErrors } from './wrap/resource.js';
 import { withClientVisibleErrors } from './wrap/tool.js';
@@ -29,57 +46,22 @@ export interface McpServerLike {
 }
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
-type Entry = Record<string, unknown>;
-type Registry = Record<string, Entry>;
-
-/** The instance fields both SDKs keep (declared private in their types, so read here structurally). */
-interface ServerInternals {
-  readonly tools: Registry;
-  readonly resources: Registry;
-  readonly templates: Registry;
-  readonly prompts: Registry;
-}
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
 
-/** Marks a function that notes, for the access log, that a call reached a callback; its value is the inner function. */
-const REACHED = Symbol('mcp-error-policy.reached');
-
-/** Marks a low-level request handler wrapped for the access log. */
-const REQUEST_WRAPPED = Symbol('mcp-error-policy.request');
-
-/** Per-request context objects (`extra` in v1, `ctx` in v2) whose call reached a callback wrapper. */
-const reachedCalls = new WeakSet<object>();
-
-/** Wrappers made here: what each wraps, under which name and policy. A function not in it was wrapped by hand. */
-const owned = new WeakMap<object, { readonly original: Fn; readonly name: string | undefined; readonly policy: ErrorPolicy }>();
-
-/** The name each registered tool, prompt and resource template is known by (its registry key). */
-const names = new WeakMap<object, string | undefined>();
-
-/** SDK v2 prompts: the callback handed to the SDK (which keeps it in a closure), when it went through a patched method. */
-const promptCallbacks = new WeakMap<object, Fn>();
-
-/** Registered entries whose `update` is patched. */
-const patchedEntries = new WeakSet<object>();
-
-const REQUEST_KINDS: Readonly<Record<string, HandlerKind>> = {
-  'tools/call': 'tool',
-  'resources/read': 'resource',
-  'prompts/get': 'prompt',
-};
-
-type EntryKind = HandlerKind;
+/** Marks what this module patched: a registration's `update`, a low-level request handler, the handler map's `set`. */
+const PATCHED = Symbol('mcp-error-policy.patched');
 
 interface Context {
   readonly policy: ErrorPolicy;
-  /** Whether the access log is on: only then are calls traced to tell SDK rejections from callback calls. */
+  /** Whether the access log is on: wrappers then claim their calls, and calls the SDK rejects are counted here. */
   readonly traced: boolean;
-  readonly internals: ServerInternals;
+  readonly registries: Registries;
+  readonly server: object;
 }
 
-function describe(value: unknown): string {
+function kindOfValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (isObjectLike(value)) {
@@ -91,194 +73,94 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function isRegistry(value: unknown): value is Registry {
-  return isObjectLike(value) && !Array.isArray(value);
+/** The error for a server whose internals the adapter does not recognise: nothing is left silently unwrapped. */
+function unknownLayout(server: object, what: string): Error {
+  return new Error(
+    `applyErrorPolicy: this McpServer's internals are not a layout mcp-error-policy knows (found ${sdkFound(server)}: ${what}). ` +
+      'Supported: @modelcontextprotocol/sdk 1.23 and later 1.x, @modelcontextprotocol/server 2.x. ' +
+      'Wrap handlers with withClientVisibleErrors meanwhile, and report the version.',
+  );
 }
 
-function readServer(server: unknown): ServerInternals {
-  const registries = [
-    readProp(server, '_registeredTools'),
-    readProp(server, '_registeredResources'),
-    readProp(server, '_registeredResourceTemplates'),
-    readProp(server, '_registeredPrompts'),
-  ];
-  const shaped =
-    isObjectLike(server) &&
-    isObjectLike(readProp(server, 'server')) &&
-    ['registerTool', 'registerResource', 'registerPrompt'].every((m) => typeof readProp(server, m) === 'function') &&
-    registries.every(isRegistry);
-  if (!shaped) {
-    throw new TypeError(
-      `Expected \`server\` to be an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ${describe(server)}`,
-    );
-  }
-  const [tools, resources, templates, prompts] = registries as [Registry, Registry, Registry, Registry];
-  return { tools, resources, templates, prompts };
+function bindingFor(ctx: Context, name: string | undefined, governs = false): Binding {
+  return { policy: ctx.policy, name: name === '' ? undefined : name, claims: ctx.traced, governs };
 }
 
-function isWrapped(fn: unknown): boolean {
-  return readProp(fn, WRAPPED) !== undefined;
-}
-
-function isTraced(fn: unknown): boolean {
-  return readProp(fn, REACHED) !== undefined;
-}
-
-function copyIdentity(target: Fn, source: Fn): void {
-  try {
-    Object.defineProperty(target, 'name', { value: source.name, configurable: true });
-    Object.defineProperty(target, 'length', { value: source.length, configurable: true });
-  } catch {
-    // a function whose name cannot be read keeps the wrapper's
-  }
+function wrap(fn: Fn, kind: HandlerKind): Fn {
+  if (kind === 'tool') return withClientVisibleErrors(fn);
+  if (kind === 'resource') return withClientVisibleResourceErrors(fn);
+  return withClientVisiblePromptErrors(fn);
 }
 
 /**
- * Notes each call's context object (the callback's last argument) so that the request-level access log knows the call
- * reached a callback, whose wrapper reports it. Keeps the `WRAPPED` mark, so the guard still sees a wrapped function.
+ * `fn` under the server's policy and `binding`: a wrapper of this package is bound (its own `policy` and `name`
+ * options still win); a plain function is wrapped and bound; a wrapper of another copy of the package is kept.
  */
-function traced(fn: Fn): Fn {
-  const out = function (this: unknown, ...args: unknown[]): unknown {
-    const extra = args[args.length - 1];
-    if (isObjectLike(extra)) reachedCalls.add(extra);
-    return fn.apply(this, args);
-  };
-  Object.defineProperty(out, WRAPPED, { value: readProp(fn, WRAPPED) ?? fn });
-  Object.defineProperty(out, REACHED, { value: fn });
-  copyIdentity(out, fn);
-  return out;
+function own(fn: Fn, kind: HandlerKind, binding: Binding): Fn {
+  const bound = bindGuard(fn, binding);
+  if (bound !== undefined) return bound;
+  if (isWrapped(fn)) return fn;
+  return bindGuard(wrap(fn, kind), binding) ?? fn;
+}
+
+/** Puts a registration's callback under the policy, in the slot the SDK calls. */
+function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | undefined): void {
+  const slot = callbackSlotOf(entry, kind);
+  if (slot === undefined) return; // a task tool: left to the SDK
+  if (typeof slot === 'string') throw unknownLayout(ctx.server, slot);
+  const binding = bindingFor(ctx, name);
+  if (slot.given !== undefined) {
+    // the SDK calls the given callback through a function of its own: bind the callback in place if it is ours
+    const bound = bindGuard(slot.given, binding);
+    if (bound === slot.given || (bound === undefined && isWrapped(slot.given))) return;
+  }
+  slot.set(own(slot.fn, kind, slot.hidesCallback ? bindingFor(ctx, name, true) : binding));
 }
 
 /**
- * The wrapped form of `fn` under this server's policy. A function already wrapped (by hand, or here under the same
- * name) is kept as it is, so that every failure is logged and reported once.
+ * Patches `update` of a registration so that a new `callback` is put under the policy and a new `name` names its
+ * failures. The SDK's own `update` still runs (and sends its list_changed notification, as it always does).
  */
-function own(ctx: Context, fn: Fn, kind: EntryKind, name: string | undefined): Fn {
-  let base = fn;
-  const mine = owned.get(fn);
-  if (mine !== undefined && mine.policy === ctx.policy) {
-    if (kind === 'resource' || mine.name === name) return fn;
-    base = mine.original; // renamed: wrap the original again under the new name
-  } else if (isWrapped(fn)) {
-    // wrapped by hand (or by another policy): its wrapper reports; only trace it for the access log
-    return ctx.traced && !isTraced(fn) ? traced(fn) : fn;
-  }
-  const options = name === undefined || name === '' ? { policy: ctx.policy } : { name, policy: ctx.policy };
-  const guarded =
-    kind === 'tool'
-      ? withClientVisibleErrors(base, options)
-      : kind === 'resource'
-        ? withClientVisibleResourceErrors(base, { policy: ctx.policy })
-        : withClientVisiblePromptErrors(base, options);
-  const out = ctx.traced ? traced(guarded) : guarded;
-  owned.set(out, { original: base, name, policy: ctx.policy });
-  return out;
-}
-
-function setIfChanged(entry: Entry, key: string, value: Fn): void {
-  if (entry[key] !== value) entry[key] = value;
-}
-
-/** Where a registered tool keeps its callback: `handler` (SDK 1.24 and later, v2), `callback` (SDK 1.23 and older). */
-function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
-  return 'handler' in entry ? 'handler' : 'callback';
-}
-
-/** Puts a registered tool under the policy. Task tools (an object handler with `createTask`) are left alone. */
-function coverTool(ctx: Context, entry: Entry): void {
-  const key = toolCallbackKey(entry);
-  const handler = entry[key];
-  if (typeof handler !== 'function') return;
-  const name = names.get(entry);
-  const executor = entry['executor'];
-  if (typeof executor === 'function') {
-    // SDK v2 calls `executor`, which it builds from the callback it was given (kept in a closure).
-    if (isWrapped(handler)) {
-      // that callback is wrapped: it reports; trace the executor only when the callback is not traced itself
-      if (ctx.traced && !isTraced(handler) && !isTraced(executor)) entry['executor'] = traced(executor as Fn);
-      return;
-    }
-    setIfChanged(entry, 'executor', own(ctx, executor as Fn, 'tool', name));
-    return;
-  }
-  setIfChanged(entry, key, own(ctx, handler as Fn, 'tool', name));
-}
-
-function coverResource(ctx: Context, entry: Entry): void {
-  const readCallback = entry['readCallback'];
-  if (typeof readCallback === 'function') setIfChanged(entry, 'readCallback', own(ctx, readCallback as Fn, 'resource', undefined));
-}
-
-function coverPrompt(ctx: Context, entry: Entry): void {
-  const name = names.get(entry);
-  const callback = entry['callback'];
-  if (typeof callback === 'function') {
-    // SDK v1 calls `callback`.
-    setIfChanged(entry, 'callback', own(ctx, callback as Fn, 'prompt', name));
-    return;
-  }
-  // SDK v2 calls `handler` (argument validation, then the callback, which it keeps in a closure).
-  const handler = entry['handler'];
-  if (typeof handler !== 'function' || promptCallbacks.has(entry)) return;
-  setIfChanged(entry, 'handler', own(ctx, handler as Fn, 'prompt', name));
-}
-
-function cover(ctx: Context, entry: Entry, kind: EntryKind): void {
-  if (kind === 'tool') coverTool(ctx, entry);
-  else if (kind === 'resource') coverResource(ctx, entry);
-  else coverPrompt(ctx, entry);
-}
-
-/** The wrapped callback an entry was last given through a patched method, if any (for re-naming). */
-function givenCallback(entry: Entry, kind: EntryKind): unknown {
-  if (kind === 'tool') return entry[toolCallbackKey(entry)];
-  if (typeof entry['callback'] === 'function') return entry['callback'];
-  return promptCallbacks.get(entry);
-}
-
-/**
- * Patches `update` of a registered tool, resource or prompt so that a new `callback` is wrapped, and a new `name`
- * names the failures. The SDK's own `update` still runs (and sends its list_changed notification, as it always does).
- */
-function patchUpdate(ctx: Context, entry: Entry, kind: EntryKind): void {
+function patchUpdate(ctx: Context, entry: Entry, kind: HandlerKind, registeredName: string | undefined): void {
   const update = entry['update'];
-  if (typeof update !== 'function' || patchedEntries.has(entry)) return;
-  patchedEntries.add(entry);
-  entry['update'] = function (this: unknown, updates: unknown): unknown {
+  if (typeof update !== 'function' || readProp(update, PATCHED) !== undefined) return;
+  let name = registeredName;
+  const patched = function (this: unknown, updates: unknown): unknown {
     let next = updates;
-    let rename: string | undefined;
+    const rename = renameIn(updates, kind);
+    const nextName = rename ?? name;
     if (isObjectLike(updates) && !Array.isArray(updates)) {
-      const newName = readProp(updates, 'name');
-      rename = typeof newName === 'string' && newName !== '' && kind !== 'resource' ? newName : undefined;
-      const name = rename ?? names.get(entry);
       const callback = readProp(updates, 'callback');
       if (typeof callback === 'function') {
-        next = { ...updates, callback: own(ctx, callback as Fn, kind, name) };
-      } else if (rename !== undefined && rename !== names.get(entry)) {
-        const given = givenCallback(entry, kind);
-        const mine = isObjectLike(given) ? owned.get(given) : undefined;
-        if (mine !== undefined && mine.policy === ctx.policy) next = { ...updates, callback: own(ctx, mine.original, kind, rename) };
+        next = { ...updates, callback: own(callback as Fn, kind, bindingFor(ctx, nextName)) };
+      } else if (rename !== undefined && rename !== name) {
+        // a callback the SDK keeps in a closure follows the new name only if the SDK is given it again
+        const slot = callbackSlotOf(entry, kind);
+        const given = typeof slot === 'object' ? slot.given : undefined;
+        const renamed = given === undefined ? undefined : bindGuard(given, bindingFor(ctx, nextName));
+        if (renamed !== undefined && renamed !== given) next = { ...updates, callback: renamed };
       }
     }
     const result = (update as Fn).call(this, next);
-    if (rename !== undefined) names.set(entry, rename);
+    name = nextName;
     const given = readProp(next, 'callback');
-    if (kind === 'prompt' && typeof given === 'function' && typeof entry['callback'] !== 'function') promptCallbacks.set(entry, given as Fn);
-    cover(ctx, entry, kind);
+    if (typeof given === 'function') rememberGiven(entry, given as Fn);
+    cover(ctx, entry, kind, name);
     return result;
   };
+  Object.defineProperty(patched, PATCHED, { value: update });
+  entry['update'] = patched;
 }
 
-function adopt(ctx: Context, entry: unknown, kind: EntryKind, name: string | undefined): void {
+function adopt(ctx: Context, entry: unknown, kind: HandlerKind, name: string | undefined): void {
   if (!isObjectLike(entry)) return;
-  const e = entry as Entry;
-  if (!names.has(e)) names.set(e, name);
-  patchUpdate(ctx, e, kind);
-  cover(ctx, e, kind);
+  patchUpdate(ctx, entry as Entry, kind, name);
+  cover(ctx, entry as Entry, kind, name);
 }
 
-/** Patches a registration method of the instance so that its callback (the last argument) is wrapped. */
-function patchMethod(ctx: Context, server: object, method: string, kind: EntryKind): void {
+/** Patches a registration method of the instance so that its callback (the last argument) is put under the policy. */
+function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
+  const { server } = ctx;
   const original = readProp(server, method);
   if (typeof original !== 'function') return; // SDK v2 has no tool/resource/prompt
   const patched = function (this: unknown, ...args: unknown[]): unknown {
@@ -286,30 +168,29 @@ function patchMethod(ctx: Context, server: object, method: string, kind: EntryKi
     const last = args.length - 1;
     let given: Fn | undefined;
     if (last >= 1 && typeof args[last] === 'function') {
-      given = own(ctx, args[last] as Fn, kind, name);
+      given = own(args[last] as Fn, kind, bindingFor(ctx, name));
       args[last] = given;
     }
     const registered = (original as Fn).apply(this, args);
     if (isObjectLike(registered)) {
-      const entry = registered as Entry;
-      if (kind === 'prompt' && given !== undefined && typeof entry['callback'] !== 'function') promptCallbacks.set(entry, given);
-      adopt(ctx, entry, kind, name);
+      if (given !== undefined) rememberGiven(registered as Entry, given);
+      adopt(ctx, registered, kind, name);
     }
     return registered;
   };
-  copyIdentity(patched, original as Fn);
+  Object.defineProperty(patched, 'name', { value: (original as Fn).name, configurable: true });
   Object.defineProperty(server, method, { value: patched, configurable: true, writable: true, enumerable: false });
 }
 
 /** How the SDK's registries see a requested name or URI. */
 type Lookup = 'found' | 'not-found' | 'invalid';
 
-function lookupNamed(registry: Registry, name: string | undefined): Lookup {
+function lookupNamed(registry: Record<string, Entry>, name: string | undefined): Lookup {
   if (name === undefined || !Object.prototype.hasOwnProperty.call(registry, name)) return 'not-found';
-  return readProp(registry[name], 'enabled') === false ? 'not-found' : 'found';
+  return isDisabled(registry[name]) ? 'not-found' : 'found';
 }
 
-function lookupResource(internals: ServerInternals, uri: string | undefined): Lookup {
+function lookupResource(registries: Registries, uri: string | undefined): Lookup {
   if (uri === undefined) return 'invalid';
   let href: string;
   try {
@@ -317,21 +198,10 @@ function lookupResource(internals: ServerInternals, uri: string | undefined): Lo
   } catch {
     return 'invalid';
   }
-  if (Object.prototype.hasOwnProperty.call(internals.resources, href)) {
-    return readProp(internals.resources[href], 'enabled') === false ? 'not-found' : 'found';
-  }
-  for (const template of Object.values(internals.templates)) {
-    const uriTemplate = readProp(readProp(template, 'resourceTemplate'), 'uriTemplate');
-    const match = readProp(uriTemplate, 'match');
-    let matched: unknown;
-    try {
-      matched = typeof match === 'function' ? (match as Fn).call(uriTemplate, href) : undefined;
-    } catch {
-      matched = undefined;
-    }
-    if (isObjectLike(matched)) return readProp(template, 'enabled') === false ? 'not-found' : 'found';
-  }
-  return 'not-found';
+  if (Object.prototype.hasOwnProperty.call(registries.resources, href)) return isDisabled(registries.resources[href]) ? 'not-found' : 'found';
+  const template = Object.values(registries.templates).find((entry) => templateMatches(entry, href));
+  if (template === undefined) return 'not-found';
+  return isDisabled(template) ? 'not-found' : 'found';
 }
 
 /** The access-log status of a call the SDK answered without reaching a callback wrapper. */
@@ -342,19 +212,17 @@ function rejectionOutcome(
   threw: boolean,
   value: unknown,
 ): { status: number; classification?: Classification } {
-  const { internals } = ctx;
-  const lookup =
-    kind === 'resource' ? lookupResource(internals, name) : lookupNamed(kind === 'tool' ? internals.tools : internals.prompts, name);
-  if (lookup === 'not-found') return { status: 404 };
-  if (lookup === 'invalid') return { status: 400 };
+  const { registries } = ctx;
+  const lookup = kind === 'resource' ? lookupResource(registries, name) : lookupNamed(kind === 'tool' ? registries.tools : registries.prompts, name);
+  if (lookup !== 'found') return { status: statusOfRejection(lookup) };
   if (threw) {
     const classification = classifyError(value, ctx.policy);
-    return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: 500 };
+    return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: statusOfResult({ isError: true }) };
   }
-  if (readProp(value, 'isError') !== true) return { status: 200 };
-  // A task tool's failure (its handler is left alone), else the SDK's own argument check.
-  const handler = readProp(name === undefined ? undefined : internals.tools[name], 'handler');
-  return { status: isObjectLike(handler) && typeof handler !== 'function' ? 500 : 400 };
+  // Calls of task tools (their handler is left alone) end here; so do the SDK's own argument checks (isError, 400).
+  const taskTool = kind === 'tool' && name !== undefined && callbackSlotOf(registries.tools[name] ?? {}, 'tool') === undefined;
+  if (taskTool || readProp(value, 'isError') !== true) return { status: statusOfResult(value) };
+  return { status: statusOfRejection('invalid') };
 }
 
 /**
@@ -369,7 +237,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
-        if (isObjectLike(extra) && reachedCalls.has(extra)) return;
+        if (isObjectLike(extra) && isClaimed(extra)) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
         const name = raw === undefined ? '' : safeText(raw, MAX_NAME_LENGTH, ctx.policy.redact);
@@ -396,20 +264,16 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
       },
     );
   };
-  Object.defineProperty(out, REQUEST_WRAPPED, { value: handler });
-  copyIdentity(out, handler);
+  Object.defineProperty(out, PATCHED, { value: handler });
   return out;
 }
 
 /** Wraps the low-level handlers of tools/call, resources/read and prompts/get, now and whenever the SDK sets them. */
-function coverRequests(ctx: Context, server: object): void {
-  const handlers = readProp(readProp(server, 'server'), '_requestHandlers');
-  if (!(handlers instanceof Map)) return; // an SDK without this map: callbacks stay covered, rejections are not logged
-  const map = handlers as Map<unknown, unknown>;
+function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
   const baseSet = map.set;
   const wrapEntry = (method: unknown, handler: unknown): unknown => {
-    const kind = typeof method === 'string' && Object.prototype.hasOwnProperty.call(REQUEST_KINDS, method) ? REQUEST_KINDS[method] : undefined;
-    if (kind === undefined || typeof handler !== 'function' || readProp(handler, REQUEST_WRAPPED) !== undefined) return handler;
+    const kind = typeof method === 'string' && Object.prototype.hasOwnProperty.call(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
+    if (kind === undefined || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
     return wrapRequest(ctx, kind, handler as Fn);
   };
   Object.defineProperty(map, 'set', {
@@ -420,7 +284,7 @@ function coverRequests(ctx: Context, server: object): void {
     writable: true,
     enumerable: false,
   });
-  for (const method of Object.keys(REQUEST_KINDS)) {
+  for (const method of Object.keys(CALLBACK_REQUESTS)) {
     const handler = map.get(method);
     if (handler !== undefined) baseSet.call(map, method, wrapEntry(method, handler));
   }
@@ -429,7 +293,7 @@ function coverRequests(ctx: Context, server: object): void {
 /**
  * Puts every tool, resource and prompt of an `McpServer` under one error policy: those registered before the call
  * and those registered after it. One line covers the whole server; applying it again with the same policy does
- * nothing, and callbacks already wrapped by hand are kept as they are, so each failure is still logged once.
+ * nothing. Each call is logged (when it fails) and reported to the access log once.
  *
  * What it covers, on `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/server` 2.x:
  * - Callbacks registered before the call: each one in the server's registries is replaced in place (never through
@@ -447,10 +311,14 @@ function coverRequests(ctx: Context, server: object): void {
  *   Those calls keep the SDK's own answer and get no log record. Counting them needs the low-level handler map both
  *   SDKs keep (`server.server._requestHandlers`); without it, only calls that reach a callback are counted.
  *
+ * - Callbacks wrapped by hand (`withClientVisibleErrors` and its kin): one made without a `policy` follows this
+ *   server's policy (rules, logger, access log, degraded, re-authorization, dev mode); one made without a `name`
+ *   takes the registered tool or prompt name. One given its own `policy` keeps it: its calls are logged and reported
+ *   to that policy, and this server's access log does not count them again.
+ *
  * What it leaves alone:
  * - Task tools (`server.experimental.tasks.registerToolTask`, SDK v1): their handler is an object whose `createTask`
  *   result the SDK must receive unchanged, so it is not wrapped, and the SDK's own error handling applies to it.
- * - A callback wrapped by hand keeps the policy it was wrapped with.
  * - Completion callbacks and the list callbacks of resource templates.
  * - Requests for a method the server has no handler for (for example `resources/read` on a server without
  *   resources): the protocol layer answers "Method not found" and nothing is counted.
@@ -483,25 +351,32 @@ function coverRequests(ctx: Context, server: object): void {
  * ```
  */
 export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S {
-  const internals = readServer(server);
+  if (!looksLikeMcpServer(server)) {
+    throw new TypeError(
+      `Expected \`server\` to be an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ${kindOfValue(server)}`,
+    );
+  }
   const resolved = resolvePolicy(policy);
   const applied = readProp(server, APPLIED);
   if (applied !== undefined) {
     if (applied === resolved) return server;
     throw new Error('applyErrorPolicy: this server already has another policy; apply one policy per server');
   }
+  const registries = registriesOf(server);
+  if (typeof registries === 'string') throw unknownLayout(server, registries);
+  const traced = resolved.onOutcome !== undefined;
+  const handlers = traced ? requestHandlersOf(server) : undefined;
+  if (traced && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
+  const ctx: Context = { policy: resolved, traced, registries, server };
+  // check every registration before changing any, so that an unknown layout leaves the server as it was
+  const registrations = listRegistrations(registries);
+  for (const { entry, kind } of registrations) {
+    const slot = callbackSlotOf(entry, kind);
+    if (typeof slot === 'string') throw unknownLayout(server, slot);
+  }
   Object.defineProperty(server, APPLIED, { value: resolved, configurable: true });
-  const ctx: Context = { policy: resolved, traced: resolved.onOutcome !== undefined, internals };
-  for (const [name, entry] of Object.entries(internals.tools)) adopt(ctx, entry, 'tool', name);
-  for (const entry of Object.values(internals.resources)) adopt(ctx, entry, 'resource', undefined);
-  for (const [name, entry] of Object.entries(internals.templates)) adopt(ctx, entry, 'resource', name);
-  for (const [name, entry] of Object.entries(internals.prompts)) adopt(ctx, entry, 'prompt', name);
-  patchMethod(ctx, server, 'registerTool', 'tool');
-  patchMethod(ctx, server, 'tool', 'tool');
-  patchMethod(ctx, server, 'registerResource', 'resource');
-  patchMethod(ctx, server, 'resource', 'resource');
-  patchMethod(ctx, server, 'registerPrompt', 'prompt');
-  patchMethod(ctx, server, 'prompt', 'prompt');
-  if (ctx.traced) coverRequests(ctx, server);
+  for (const { entry, kind, name } of registrations) adopt(ctx, entry, kind, name);
+  for (const [method, kind] of REGISTRATION_METHODS) patchMethod(ctx, method, kind);
+  if (handlers !== undefined) coverRequests(ctx, handlers);
   return server;
 }

@@ -6,7 +6,7 @@ describe('createErrorPolicy', () => {
     const policy = createErrorPolicy();
     expect(Object.isFrozen(policy)).toBe(true);
     expect(Object.isFrozen(policy.rules)).toBe(true);
-    expect(policy.rules.map((r) => r.name)).toEqual(['resource-not-found', 'deliberate', 'network', 'timeout', 'abort', 'file-system']);
+    expect(policy.rules.map((r) => r.name)).toEqual(['network', 'timeout', 'abort', 'file-system']);
     expect(policy.maxMessageLength).toBe(DEFAULT_MAX_MESSAGE_LENGTH);
     expect(defaultPolicy.rules.map((r) => r.name)).toEqual(coreRules.map((r) => r.name));
   });

@@ -1,25 +1,14 @@
-/** Rules for the package's own deliberate errors: ToolError, ResourceError, ResourceNotFoundError. */
+/**
+ * The rules for the package's own deliberate errors (ToolError, ResourceError, ResourceNotFoundError). Every policy
+ * applies them before its own rules, whatever `rules` holds, unless `maskDeliberateErrors` is set.
+ */
 import { isDeliberateError, isResourceNotFoundError } from '../errors.js';
 import { messageOf } from '../read.js';
+import { RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import type { ErrorRule } from './rule.js';
 
-/**
- * JSON-RPC code of "resource not found" (MCP).
- * @example
- * ```ts
- * const gone: ErrorRule = { name: 'gone', predicate: isGone, code: RESOURCE_NOT_FOUND_CODE, status: 404 };
- * ```
- */
-export const RESOURCE_NOT_FOUND_CODE = -32002;
-
-/**
- * A deliberate {@link ResourceNotFoundError}: its text, JSON-RPC code -32002, status 404, logged at info.
- * @example
- * ```ts
- * createErrorPolicy({ rules: [resourceNotFoundRule, deliberateErrorRule] }); // deliberate errors only
- * ```
- */
-export const resourceNotFoundRule: ErrorRule = Object.freeze({
+/** A deliberate `ResourceNotFoundError`: its text, JSON-RPC code -32002, status 404, logged at info. */
+const resourceNotFoundRule: ErrorRule = Object.freeze({
   name: 'resource-not-found',
   predicate: isResourceNotFoundError,
   message: messageOf,
@@ -28,16 +17,13 @@ export const resourceNotFoundRule: ErrorRule = Object.freeze({
   code: RESOURCE_NOT_FOUND_CODE,
 });
 
-/**
- * A deliberate {@link ToolError} or {@link ResourceError}: its text, status 500, logged at info on one line.
- * @example
- * ```ts
- * createErrorPolicy({ rules: coreRules.filter((rule) => rule !== fileSystemRule) });
- * ```
- */
-export const deliberateErrorRule: ErrorRule = Object.freeze({
+/** A deliberate `ToolError` or `ResourceError`: its text, status 500, logged at info on one line. */
+const deliberateErrorRule: ErrorRule = Object.freeze({
   name: 'deliberate',
   predicate: isDeliberateError,
   message: messageOf,
   level: 'info',
 });
+
+/** The deliberate-error rules, in their order. */
+export const deliberateRules: readonly ErrorRule[] = Object.freeze([resourceNotFoundRule, deliberateErrorRule]);

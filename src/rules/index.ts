@@ -1,23 +1,22 @@
 /** The core rules, in their order: first match wins. */
-import { deliberateErrorRule, resourceNotFoundRule } from './deliberate.js';
 import { fileSystemRule } from './file-system.js';
 import { networkErrorRule } from './network.js';
 import type { ErrorRule } from './rule.js';
 import { abortRule, timeoutRule } from './timeout.js';
 
 /**
- * The default allowlist, in order: deliberate errors (`ResourceNotFoundError`, then `ToolError`/`ResourceError`),
- * Node network failures, timeouts, aborts, file-system errors. The opt-in `zodErrorRule` is not among them.
+ * The default allowlist for foreign errors, in order (first match wins): Node network failures (`network`), timeouts
+ * (`timeout`), aborts (`abort`), file-system errors (`file-system`). The package's own deliberate errors need no rule:
+ * every policy shows them. The opt-in `zodErrorRule` is not among them. Pick single rules by name.
  *
  * @example
  * ```ts
  * import { coreRules, createErrorPolicy, zodErrorRule } from 'mcp-error-policy';
  * const policy = createErrorPolicy({ rules: [...coreRules, zodErrorRule] });
+ * const noFiles = createErrorPolicy({ rules: coreRules.filter((rule) => rule.name !== 'file-system') });
  * ```
  */
 export const coreRules: readonly ErrorRule[] = Object.freeze([
-  resourceNotFoundRule,
-  deliberateErrorRule,
   networkErrorRule,
   timeoutRule,
   abortRule,

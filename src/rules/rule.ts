@@ -3,6 +3,16 @@
  * predicate accepts a failure (or an error on its cause chain) decides what the client sees.
  */
 
+/** What a rule knows of the HTTP request behind a failure, for the log record. */
+export interface FailedRequest {
+  /** The request method (`GET`). */
+  readonly method?: string | undefined;
+  /** The request URL, without credentials. */
+  readonly url?: string | undefined;
+  /** The HTTP status of the response. */
+  readonly status?: number | undefined;
+}
+
 /** Log level of an anticipated failure. Crashes are always logged at `error`. */
 export type AnticipatedLevel = 'info' | 'warn';
 
@@ -87,8 +97,19 @@ export interface ErrorRule {
    * @default -32603 (-32002 for `ResourceNotFoundError`)
    * @example
    * ```ts
-   * code: RESOURCE_NOT_FOUND_CODE
+   * code: -32002
    * ```
    */
   readonly code?: number;
+  /**
+   * The HTTP request behind the accepted error, for the operator: the log record then carries `httpMethod`, `httpUrl`
+   * and `httpStatus`, and its first line names them. Scrubbed and bounded like every field. The URL must already be
+   * free of credentials (`redactUrl` of `mcp-error-policy/google` strips them). A function that throws adds nothing.
+   * @default none
+   * @example
+   * ```ts
+   * request: (error) => ({ method: 'GET', url: redactUrl((error as ApiError).url), status: (error as ApiError).status })
+   * ```
+   */
+  readonly request?: (error: unknown) => FailedRequest | undefined;
 }

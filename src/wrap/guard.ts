@@ -1,74 +1,26 @@
 /**
  * The guard every wrapper shares: run the handler, and on failure classify, report once and answer in the wire shape of
- * its kind. The success path does nothing beyond the try (and a clock read when an access log is set).
+ * its kind. On success it does nothing beyond the try, unless the governing policy has an access log or a degraded
+ * check (or a server's access log needs to know the call reached a callback).
+ *
+ * Which policy governs a call, first that applies: the wrapper's own `policy` option; the server's policy, once
+ * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;
+ * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
 import { classifyError, type Classification } from '../classify.js';
 import type { HandlerKind } from '../log.js';
-import type { ErrorPolicy } from '../policy.js';
-import { hasKey, isObjectLike, readProp } from '../read.js';
+import { defaultPolicy, type ErrorPolicy } from '../policy.js';
+import { readProp } from '../read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
+import { statusOfResult } from '../status.js';
+import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, requestOf } from './calls.js';
 
-/** Marks a wrapped function; its value is the original handler. */
+/** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
 
-/** How an error was reported: its classification, and the request it was reported for (none: every request). */
-interface Handled {
-  readonly classification: Classification | undefined;
-  readonly request: object | undefined;
-}
-
-/**
- * Errors already logged by a wrapper, or thrown by one: an outer wrapper of the same request passes them on without a
- * second record (and reports the outcome when it is the one reporting the call). The same error object thrown again in
- * another request (a module-level constant) is logged again.
- */
-const handledErrors = new WeakMap<object, Handled>();
-
-/**
- * The SDK's per-request context (`extra` in SDK v1, `ctx` in v2): the last argument of a handler call, recognised by
- * its request id, request envelope or abort signal. Wrappers nested around one handler see the same object.
- */
-function requestContextOf(args: readonly unknown[]): object | undefined {
-  const extra = args.length === 0 ? undefined : args[args.length - 1];
-  if (!isObjectLike(extra)) return undefined;
-  return hasKey(extra, 'requestId') || hasKey(extra, 'mcpReq') || hasKey(extra, 'signal') ? extra : undefined;
-}
-
-/** Requests a wrapper has reported to the access log, so that a wrapper around a wrapper does not report them again. */
-const reportedCalls = new WeakSet<object>();
-
-/** True unless an outer wrapper already reports this request. */
-function firstReport(request: object | undefined): boolean {
-  if (request === undefined) return true;
-  if (reportedCalls.has(request)) return false;
-  reportedCalls.add(request);
-  return true;
-}
-
-/** True when `error` was reported for this request (or is an answer a wrapper made, which no request reports twice). */
-function handledFor(error: unknown, request: object | undefined): Handled | undefined {
-  if (!isObjectLike(error)) return undefined;
-  const handled = handledErrors.get(error);
-  if (handled === undefined) return undefined;
-  return handled.request === undefined || handled.request === request ? handled : undefined;
-}
-
-/** Classifications of isError results made by the policy, so the access log reports their status, not 200. */
-const resultClassifications = new WeakMap<object, Classification>();
-
-/**
- * Remembers that `error` has been reported for `request`, so that no other wrapper of that request reports it again.
- * Without a request, no wrapper ever reports it again (answers made by a wrapper, fresh for each failure).
- */
-export function markHandled(error: unknown, classification?: Classification, request?: object): void {
-  if (isObjectLike(error)) handledErrors.set(error, { classification, request });
-}
-
-/** Remembers the classification behind an isError result. */
-export function markResult(result: object, classification: Classification): void {
-  resultClassifications.set(result, classification);
-}
+/** Holds a wrapper's control (this copy of the package only). */
+const CONTROL = Symbol('mcp-error-policy.control');
 
 /** How one kind of handler answers a failure on the wire. */
 export interface WireShape<R> {
@@ -79,20 +31,80 @@ export interface WireShape<R> {
   answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy): R;
   /** The answer when even classification failed: fixed text, no detail. */
   answerUnreadable(name: string | undefined): R;
-  /** The name of this call, from its arguments, when the wrapper was given none. */
+  /** The name of this call, from its arguments (a resource's URI), before any other name. */
   nameFromArgs?(args: readonly unknown[]): string | undefined;
 }
 
-/** A call's name: the wrapper's `name` option, else what the arguments say. */
-function nameOfCall<R>(shape: WireShape<R>, name: string | undefined, args: readonly unknown[]): string | undefined {
+/** What `applyErrorPolicy` binds a wrapper to: the server's policy and the name the callback is registered under. */
+export interface Binding {
+  readonly policy: ErrorPolicy;
+  readonly name: string | undefined;
+  /** The server's access log is on: the wrapper claims each call, so that the server does not report it again. */
+  readonly claims: boolean;
+  /** Wrappers inside this one's calls that have no policy of their own follow this one (SDK v2 prompt handlers). */
+  readonly governs: boolean;
+}
+
+/** The options a wrapper was made with. */
+export interface GuardOptions {
+  /** The `policy` option, if given. */
+  readonly policy: ErrorPolicy | undefined;
+  /** The `name` option, if given. */
+  readonly name: string | undefined;
+  /** The handler function's own name, the last resort. */
+  readonly functionName: string | undefined;
+}
+
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+interface Control {
+  readonly handler: Fn;
+  readonly shape: WireShape<unknown>;
+  readonly options: GuardOptions;
+  /** Set once, by `bindGuard`. */
+  binding: Binding | undefined;
+}
+
+/** One call on the path that needs its request: timed for the access log, claimed, or governing inner wrappers. */
+interface Call {
+  readonly request: object | undefined;
+  readonly timed: boolean;
+  readonly context: CallContext;
+}
+
+function controlOf(fn: unknown): Control | undefined {
+  return readProp(fn, CONTROL) as Control | undefined;
+}
+
+/** Whether `fn` is a wrapper made by any copy of this package. */
+export function isWrapped(fn: unknown): boolean {
+  return readProp(fn, WRAPPED) !== undefined;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof readProp(value, 'then') === 'function';
+}
+
+/** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
+function settle<T>(answer: () => T): Promise<T> {
+  try {
+    return Promise.resolve(answer());
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+}
+
+function nameOfCall(control: Control, args: readonly unknown[], governor: string | undefined): string | undefined {
+  const { shape, options, binding } = control;
   if (shape.nameFromArgs !== undefined) {
     try {
-      return shape.nameFromArgs(args) ?? name;
+      const fromArgs = shape.nameFromArgs(args);
+      if (fromArgs !== undefined) return fromArgs;
     } catch {
-      return name;
+      // fall back to the other names
     }
   }
-  return name;
+  return options.name ?? binding?.name ?? governor ?? options.functionName;
 }
 
 function degradedMessage(policy: ErrorPolicy): string | undefined {
@@ -105,91 +117,77 @@ function degradedMessage(policy: ErrorPolicy): string | undefined {
   }
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof readProp(value, 'then') === 'function';
+/** Starts a call that needs its request. Returns the degraded answer instead when no handler may run. */
+function begin(control: Control, policy: ErrorPolicy, args: readonly unknown[]): Call | { readonly answer: unknown } {
+  const { binding, shape } = control;
+  const request = requestOf(args);
+  const claimed = (policy.onOutcome !== undefined || binding?.claims === true) && claimCall(request);
+  const timed = claimed && policy.onOutcome !== undefined;
+  const name = nameOfCall(control, args, undefined);
+  if (binding?.governs === true) govern(request, { policy, name });
+  const context: CallContext = { handler: shape.handler, name, startedAt: 0 };
+  const message = degradedMessage(policy);
+  if (message !== undefined) {
+    reportDegraded(policy, context, message, timed);
+    return { answer: settle(() => shape.answerDegraded(message, name, policy)) };
+  }
+  return { request, timed, context: timed ? { ...context, startedAt: now() } : context };
 }
 
-/** Turns a failure into the shape's answer, having logged and reported it once. Throws only protocol errors. */
-export function answerFailure<R>(
-  shape: WireShape<R>,
-  policy: ErrorPolicy,
-  context: CallContext,
-  error: unknown,
-  withOutcome = true,
-  request: object | undefined = undefined,
-): R {
-  const handled = handledFor(error, request);
+/** Turns a failure into the shape's answer, having logged it once (and reported it, when the call is timed). */
+function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, args: readonly unknown[], error: unknown): unknown {
+  const { shape, options, binding } = control;
+  const request = call === undefined ? requestOf(args) : call.request;
+  const timed = call?.timed === true;
+  const handled = handledIn(error, request);
   if (handled !== undefined) {
+    // an inner wrapper's answer, or a protocol error logged in this call: pass it on
     const { classification } = handled;
-    if (withOutcome && classification !== undefined) reportOutcome(policy, context, classification.status, classification);
+    if (timed && classification !== undefined) reportOutcome(policy, call.context, classification.status, classification);
     throw error;
   }
-  let classification: Classification;
-  try {
-    classification = classifyError(error, policy);
-  } catch {
-    return shape.answerUnreadable(context.name);
+  let governing = policy;
+  let context = call?.context;
+  if (context === undefined) {
+    const governor = options.policy === undefined && binding === undefined ? governorOf(request) : undefined;
+    if (governor !== undefined) governing = governor.policy;
+    context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
-  reportFailure(policy, context, classification, withOutcome);
+  const classification = classifyError(error, governing);
+  reportFailure(governing, context, classification, timed);
   if (classification.kind === 'protocol') {
-    markHandled(error, classification, request);
+    markLogged(error, classification, request);
     throw error;
   }
   try {
-    const answer = shape.answer(classification, context.name, policy);
-    if (isObjectLike(answer)) markResult(answer, classification);
+    const answer = shape.answer(classification, context.name, governing);
+    markAnswer(answer as object, classification);
     return answer;
   } catch (thrown) {
-    if (handledFor(thrown, undefined) !== undefined) {
-      markHandled(thrown, classification);
-      throw thrown;
-    }
-    return shape.answerUnreadable(context.name);
+    if (handledIn(thrown, undefined) === undefined) return shape.answerUnreadable(context.name);
+    markAnswer(thrown as object, classification);
+    throw thrown;
   }
 }
 
-type AnyFunction = (this: unknown, ...args: never[]) => unknown;
+function succeed(policy: ErrorPolicy, call: Call, value: unknown): void {
+  const handled = handledIn(value, undefined);
+  const classification = handled?.classification;
+  reportOutcome(policy, call.context, classification === undefined ? statusOfResult(value) : classification.status, classification);
+}
 
-/** Wraps `handler` with the guard of `shape`. A function already wrapped is returned as it is. */
-export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>, name: string | undefined, policy: ErrorPolicy): H {
-  if ((handler as unknown as Record<symbol, unknown>)[WRAPPED] !== undefined) return handler;
-  const invoke = handler as unknown as (this: unknown, ...args: unknown[]) => unknown;
-
-  /** A failure of a call that no access log times: everything about the call is worked out here, not before. */
-  const fail = (args: readonly unknown[], error: unknown): R =>
-    answerFailure(shape, policy, { handler: shape.handler, name: nameOfCall(shape, name, args), startedAt: 0 }, error, false, requestContextOf(args));
-
-  /** The plain path: nothing beyond the try until a failure is known. */
-  const plain = function (this: unknown, ...args: unknown[]): unknown {
-    let result: unknown;
-    try {
-      result = invoke.apply(this, args);
-    } catch (error) {
-      return settle(() => fail(args, error));
+function makeGuard(control: Control): Fn {
+  const invoke = control.handler;
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const { binding } = control;
+    const policy = control.options.policy ?? binding?.policy ?? defaultPolicy;
+    let call: Call | undefined;
+    if (binding?.claims === true || binding?.governs === true || policy.onOutcome !== undefined || policy.degraded !== undefined) {
+      const begun = begin(control, policy, args);
+      if ('answer' in begun) return begun.answer;
+      call = begun;
     }
-    if (!isPromiseLike(result)) return result;
-    try {
-      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
-      return Promise.resolve(result).then(undefined, (error: unknown) => fail(args, error));
-    } catch (error) {
-      return settle(() => fail(args, error));
-    }
-  };
-
-  /** The full path: the degraded check, and timing and one outcome per request for the access log. */
-  const full = function (this: unknown, ...args: unknown[]): unknown {
-    const request = requestContextOf(args);
-    const timed = policy.onOutcome !== undefined && firstReport(request);
-    const callName = nameOfCall(shape, name, args);
-    if (policy.degraded !== undefined) {
-      const message = degradedMessage(policy);
-      if (message !== undefined) {
-        reportDegraded(policy, { handler: shape.handler, name: callName, startedAt: 0 }, message, timed);
-        return settle(() => shape.answerDegraded(message, callName, policy));
-      }
-    }
-    const context: CallContext = { handler: shape.handler, name: callName, startedAt: timed ? now() : 0 };
-    const onFailure = (error: unknown): R => answerFailure(shape, policy, context, error, timed, request);
+    const onFailure = (error: unknown): unknown => fail(control, policy, call, args, error);
     let result: unknown;
     try {
       result = invoke.apply(this, args);
@@ -197,41 +195,54 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
       return settle(() => onFailure(error));
     }
     if (!isPromiseLike(result)) {
-      if (timed) succeed(policy, context, result);
+      if (call?.timed === true) succeed(policy, call, result);
       return result;
     }
     try {
+      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
       const pending = Promise.resolve(result);
-      return timed
-        ? pending.then((value) => {
-            succeed(policy, context, value);
-            return value;
-          }, onFailure)
-        : pending.then(undefined, onFailure);
+      if (call?.timed !== true) return pending.then(undefined, onFailure);
+      const timedCall = call;
+      return pending.then((value) => {
+        succeed(policy, timedCall, value);
+        return value;
+      }, onFailure);
     } catch (error) {
       return settle(() => onFailure(error));
     }
   };
-
-  const wrapped = policy.onOutcome === undefined && policy.degraded === undefined ? plain : full;
-  Object.defineProperty(wrapped, WRAPPED, { value: handler });
+  Object.defineProperty(wrapped, WRAPPED, { value: invoke });
+  Object.defineProperty(wrapped, CONTROL, { value: control });
   Object.defineProperty(wrapped, 'name', { value: invoke.name, configurable: true });
   Object.defineProperty(wrapped, 'length', { value: invoke.length, configurable: true });
-  return wrapped as unknown as H;
+  return wrapped;
 }
 
-/** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
-function settle<T>(answer: () => T): Promise<T> {
-  try {
-    return Promise.resolve(answer());
-  } catch (thrown) {
-    return Promise.reject(thrown);
+type AnyFunction = (this: unknown, ...args: never[]) => unknown;
+
+/** Wraps `handler` with the guard of `shape`. A function already wrapped is returned as it is. */
+export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>, options: GuardOptions): H {
+  if (isWrapped(handler)) return handler;
+  return makeGuard({ handler: handler as unknown as Fn, shape, options, binding: undefined }) as unknown as H;
+}
+
+function sameBinding(a: Binding, b: Binding): boolean {
+  return a.policy === b.policy && a.name === b.name && a.claims === b.claims && a.governs === b.governs;
+}
+
+/**
+ * Puts a wrapper made by this copy of the package under `binding`. An unbound wrapper is bound in place (a callback
+ * the SDK keeps in a closure then follows the server too) and returned; one bound alike is returned as it is; one
+ * bound otherwise (the same function registered twice, or renamed) gets a new wrapper of the same handler and
+ * options. Returns undefined for anything that is not such a wrapper.
+ */
+export function bindGuard(fn: unknown, binding: Binding): Fn | undefined {
+  const control = controlOf(fn);
+  if (control === undefined) return undefined;
+  if (control.binding === undefined) {
+    control.binding = binding;
+    return fn as Fn;
   }
-}
-
-function succeed(policy: ErrorPolicy, context: CallContext, value: unknown): void {
-  const classification = isObjectLike(value) ? resultClassifications.get(value) : undefined;
-  if (classification !== undefined) reportOutcome(policy, context, classification.status, classification);
-  else if (readProp(value, 'isError') === true) reportOutcome(policy, context, 500);
-  else reportOutcome(policy, context, 200);
+  if (sameBinding(control.binding, binding)) return fn as Fn;
+  return makeGuard({ ...control, binding });
 }

@@ -1,13 +1,15 @@
 /** The options every wrapper takes, and their validation. */
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { isObjectLike } from '../read.js';
+import type { GuardOptions } from './guard.js';
 
 /** Options of the wrappers. */
 export interface WrapOptions {
   /**
    * The tool or prompt name used in the client text (`Error executing tool <name>`) and in the log record. Resource
    * wrappers name the URI of each call instead.
-   * @default the handler function's own name, if it has one
+   * @default the name the callback is registered under, on a server under `applyErrorPolicy`; else the handler
+   *   function's own name, if it has one
    * @example
    * ```ts
    * server.registerTool('get_sheet', config, withClientVisibleErrors(getSheet, { name: 'get_sheet' }));
@@ -15,8 +17,11 @@ export interface WrapOptions {
    */
   readonly name?: string;
   /**
-   * The policy deciding what the client sees and where the record goes.
-   * @default defaultPolicy
+   * The policy deciding what the client sees, where the record goes and which access log counts the call. A wrapper
+   * given a policy keeps it, also on a server under another one (that server's access log then does not count its
+   * calls: each call is logged and reported once, to this policy).
+   * @default the policy of the server the callback is registered on, once `applyErrorPolicy` has run there (before or
+   *   after the registration); else `defaultPolicy`
    * @example
    * ```ts
    * withClientVisibleErrors(getSheet, { name: 'get_sheet', policy: createErrorPolicy({ rules: [...googleRules, ...coreRules] }) });
@@ -26,17 +31,18 @@ export interface WrapOptions {
 }
 
 /** Checks a wrapper's arguments; throws a TypeError naming the bad one. */
-export function readWrapOptions(handler: unknown, options: unknown, handlerOption: string): { name: string | undefined; policy: ErrorPolicy } {
+export function readWrapOptions(handler: unknown, options: unknown, handlerOption: string): GuardOptions {
   if (typeof handler !== 'function') {
     throw new TypeError(`Expected \`${handlerOption}\` to be a function, got ${handler === null ? 'null' : typeof handler}`);
   }
-  if (options === undefined) return { name: nameOfFunction(handler), policy: resolvePolicy(undefined) };
+  const functionName = nameOfFunction(handler);
+  if (options === undefined) return { name: undefined, policy: undefined, functionName };
   if (!isObjectLike(options) || Array.isArray(options)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof options}`);
   const { name, policy } = options as { name?: unknown; policy?: unknown };
   if (name !== undefined && (typeof name !== 'string' || name === '')) {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${typeof name}`);
   }
-  return { name: (name as string | undefined) ?? nameOfFunction(handler), policy: resolvePolicy(policy) };
+  return { name: name as string | undefined, policy: policy === undefined ? undefined : resolvePolicy(policy), functionName };
 }
 
 function nameOfFunction(handler: { readonly name?: unknown }): string | undefined {

@@ -20,6 +20,5 @@ const promptShape = rpcShape('prompt');
  * ```
  */
 export function withClientVisiblePromptErrors<H extends (...args: never[]) => unknown>(callback: H, options?: WrapOptions): H {
-  const { name, policy } = readWrapOptions(callback, options, 'callback');
-  return guard(callback, promptShape, name, policy);
+  return guard(callback, promptShape, readWrapOptions(callback, options, 'callback'));
 }

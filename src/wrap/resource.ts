@@ -36,6 +36,5 @@ const resourceShape = rpcShape('resource', uriFromArgs);
  * ```
  */
 export function withClientVisibleResourceErrors<H extends (...args: never[]) => unknown>(readCallback: H, options?: WrapOptions): H {
-  const { name, policy } = readWrapOptions(readCallback, options, 'readCallback');
-  return guard(readCallback, resourceShape, name, policy);
+  return guard(readCallback, resourceShape, readWrapOptions(readCallback, options, 'readCallback'));
 }

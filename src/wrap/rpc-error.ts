@@ -5,12 +5,12 @@
  * as SDK v2 clients need to recognise it.
  */
 import type { Classification } from '../classify.js';
-import { INTERNAL_ERROR_CODE } from '../classify.js';
-import { RESOURCE_NOT_FOUND_CODE } from '../rules/deliberate.js';
 import type { ErrorPolicy } from '../policy.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
-import { markHandled, type WireShape } from './guard.js';
+import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
+import { markAnswer } from './calls.js';
+import type { WireShape } from './guard.js';
 import type { HandlerKind } from '../log.js';
 
 /** A JSON-RPC error answer made by the policy. The SDK puts `code` and `message` on the wire as they are. */
@@ -25,7 +25,7 @@ export class PolicyRpcError extends Error {
     this.name = 'ProtocolError';
     this.code = code;
     if (data !== undefined) this.data = data;
-    markHandled(this);
+    markAnswer(this);
   }
 }
 

@@ -7,7 +7,8 @@ import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../read.js';
 import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
-import { guard, markResult, type WireShape } from './guard.js';
+import { markAnswer } from './calls.js';
+import { guard, type WireShape } from './guard.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
 /** The isError result a failed tool call returns. */
@@ -69,8 +70,7 @@ const toolShape: WireShape<ToolErrorResult> = {
  * ```
  */
 export function withClientVisibleErrors<H extends (...args: never[]) => unknown>(handler: H, options?: WrapOptions): H {
-  const { name, policy } = readWrapOptions(handler, options, 'handler');
-  return guard(handler, toolShape, name, policy);
+  return guard(handler, toolShape, readWrapOptions(handler, options, 'handler'));
 }
 
 /**
@@ -97,7 +97,7 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
     const classification = classifyError(error, resolved);
     reportFailure(resolved, { handler: 'tool', name: toolName, startedAt: 0 }, classification, false);
     const out = result(toolErrorText(classification, toolName, resolved));
-    markResult(out, classification);
+    markAnswer(out, classification);
     return out;
   } catch {
     return toolShape.answerUnreadable(toolName);

@@ -3,7 +3,7 @@
  * normalised) and the log records it produced. Imports no SDK, so that SDK v1 and v2 runs share it.
  */
 import type { LogRecord } from '../../src/index.js';
-import { normaliseReferences, type ExpectedWire, type Scenario } from './scenarios.js';
+import { normaliseRunValues, type ExpectedWire, type Scenario } from './scenarios.js';
 
 /** What a client got from one call. */
 export interface Observed {
@@ -49,14 +49,14 @@ export async function observe(client: LooseClient, scenario: Scenario): Promise<
     }
     const result = raw as { content?: { type: string; text?: string }[]; isError?: boolean };
     const first = result.content?.[0];
-    wire = { result: { text: normaliseReferences(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw)), isError: result.isError === true } };
+    wire = { result: { text: normaliseRunValues(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw)), isError: result.isError === true } };
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
     raw = { code, message, data };
-    wire = { error: { code: typeof code === 'number' ? code : NaN, message: normaliseReferences(String(message)) } };
+    wire = { error: { code: typeof code === 'number' ? code : NaN, message: normaliseRunValues(String(message)) } };
   }
   const rawJson = JSON.stringify(raw);
-  return { wire, json: normaliseReferences(rawJson), rawJson };
+  return { wire, json: normaliseRunValues(rawJson), rawJson };
 }
 
 export function lineOf(record: LogRecord): string {

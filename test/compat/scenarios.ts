@@ -177,7 +177,19 @@ export interface ExpectedRecord {
   readonly errorName: string;
   /** The thrown value's message as logged (scrubbed, bounded). */
   readonly errorMessage: string;
+  /** The error on the cause chain the rule accepted, when it is not the thrown one. */
+  readonly matchedErrorName?: string;
+  readonly matchedErrorMessage?: string;
   readonly message: string;
+}
+
+/** The error on the cause chain a rule accepted: its name and message. */
+type Matched = readonly [name: string, message: string];
+
+function matchedFields(matched: Matched | undefined): { matchedErrorName?: string; matchedErrorMessage?: string; line: string } {
+  if (matched === undefined) return { line: '' };
+  const [matchedErrorName, matchedErrorMessage] = matched;
+  return { matchedErrorName, matchedErrorMessage, line: `; matched cause ${matchedErrorName} ${JSON.stringify(matchedErrorMessage)}` };
 }
 
 /**
@@ -233,14 +245,16 @@ const toolText = (id: string, text: string): ExpectedWire => tool(`Error executi
 const toolCrash = (id: string): ExpectedWire => tool(`Error executing tool ${id} (reference <ref>)`);
 const uriOf = (id: string): string => `compat://sheets/${id}`;
 
-function info(handler: HandlerKind, name: string, errorName: string, quoted: string, status = 500, rule = 'deliberate'): ExpectedRecord {
+function info(handler: HandlerKind, name: string, errorName: string, quoted: string, status = 500, rule = 'deliberate', matched?: Matched): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}` };
+  const { line, ...fields } = matchedFields(matched);
+  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}${line}` };
 }
 
-function warn(handler: HandlerKind, name: string, rule: string, status: number, errorName: string, quoted: string): ExpectedRecord {
+function warn(handler: HandlerKind, name: string, rule: string, status: number, errorName: string, quoted: string, matched?: Matched): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}` };
+  const { line, ...fields } = matchedFields(matched);
+  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}` };
 }
 
 function crashed(handler: HandlerKind, name: string, errorName: string, quoted: string): ExpectedRecord {
@@ -266,6 +280,10 @@ const protocolMessage = (sdk: CompatSdk['major'], code: number, text: string): s
 const protocolName = (sdk: CompatSdk['major']): string => (sdk === 'v1' ? 'McpError' : 'ProtocolError');
 
 const ECONNREFUSED_TEXT = 'Network error: connection refused (ECONNREFUSED)';
+/** The system error behind a refused fetch, as the record names it (its port normalised, see normaliseRunValues). */
+const REFUSED: Matched = ['Error', 'connect ECONNREFUSED 127.0.0.1:<port>'];
+/** The timer behind AbortSignal.timeout's abort. */
+const TIMED_OUT: Matched = ['TimeoutError', 'The operation was aborted due to timeout'];
 const ENOENT_TEXT = 'File system error: no such file or directory (ENOENT, open)';
 const ENOENT_MESSAGE = `ENOENT: no such file or directory, open '${MISSING_FILE}'`;
 const REVOKED = 'Token has been expired or revoked.';
@@ -321,14 +339,14 @@ export const scenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'allowlisted',
     title: 'a real fetch to a closed 127.0.0.1 port: fixed text, never the URL',
-    expect: () => ({ wire: toolText('tool_network_fetch', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_fetch', 'network', 502, 'TypeError', 'fetch failed')] }),
+    expect: () => ({ wire: toolText('tool_network_fetch', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_fetch', 'network', 502, 'TypeError', 'fetch failed', REFUSED)] }),
   }),
   s({
     id: 'tool_network_wrapped',
     kind: 'tool',
     category: 'allowlisted',
     title: 'a network failure wrapped in an unvetted Error shows the network text, not the wrapper',
-    expect: () => ({ wire: toolText('tool_network_wrapped', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_wrapped', 'network', 502, 'Error', 'Sheet sync failed')] }),
+    expect: () => ({ wire: toolText('tool_network_wrapped', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_wrapped', 'network', 502, 'Error', 'Sheet sync failed', REFUSED)] }),
   }),
   s({
     id: 'tool_fs_enoent',
@@ -354,7 +372,7 @@ export const scenarios: readonly Scenario[] = [
     title: 'AbortSignal.timeout on a real timer: the timeout text (the abort is a timeout in disguise)',
     expect: () => ({
       wire: toolText('tool_timeout', 'The operation timed out'),
-      records: [warn('tool', 'tool_timeout', 'timeout', 504, 'AbortError', 'The operation was aborted')],
+      records: [warn('tool', 'tool_timeout', 'timeout', 504, 'AbortError', 'The operation was aborted', TIMED_OUT)],
     }),
   }),
   s({
@@ -487,7 +505,7 @@ export const scenarios: readonly Scenario[] = [
     title: 'a ToolError inside a cycle is found, and its text (not the wrapper’s) is shown',
     expect: () => ({
       wire: toolText('tool_hostile_cyclic_allowlisted', 'Row 7 is locked by another editor'),
-      records: [info('tool', 'tool_hostile_cyclic_allowlisted', 'Error', 'Sync failed')],
+      records: [info('tool', 'tool_hostile_cyclic_allowlisted', 'Error', 'Sync failed', 500, 'deliberate', ['ToolError', 'Row 7 is locked by another editor'])],
     }),
   }),
   // ---- tools: nested calls ------------------------------------------------------------------------------------------------
@@ -549,7 +567,7 @@ export const scenarios: readonly Scenario[] = [
     title: 're-authorization found on the cause chain',
     expect: () => ({
       wire: toolText('tool_reauthorize_cause', REVOKED_TEXT),
-      records: [warn('tool', 'tool_reauthorize_cause', 'grant-revoked', 401, 'Error', 'Calendar sync failed')],
+      records: [warn('tool', 'tool_reauthorize_cause', 'grant-revoked', 401, 'Error', 'Calendar sync failed', ['GrantRevokedError', 'Token has been expired or revoked.'])],
     }),
   }),
   s({
@@ -597,7 +615,7 @@ export const scenarios: readonly Scenario[] = [
     uri: uriOf('resource_network'),
     expect: () => ({
       wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
-      records: [warn('resource', uriOf('resource_network'), 'network', 502, 'TypeError', 'fetch failed')],
+      records: [warn('resource', uriOf('resource_network'), 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
     }),
   }),
   s({
@@ -619,7 +637,7 @@ export const scenarios: readonly Scenario[] = [
     uri: uriOf('resource_timeout'),
     expect: () => ({
       wire: rpc(-32603, 'The operation timed out'),
-      records: [warn('resource', uriOf('resource_timeout'), 'timeout', 504, 'AbortError', 'The operation was aborted')],
+      records: [warn('resource', uriOf('resource_timeout'), 'timeout', 504, 'AbortError', 'The operation was aborted', TIMED_OUT)],
     }),
   }),
   s({
@@ -739,7 +757,7 @@ export const scenarios: readonly Scenario[] = [
     title: 'a real fetch to a closed port inside a prompt',
     expect: () => ({
       wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
-      records: [warn('prompt', 'prompt_network', 'network', 502, 'TypeError', 'fetch failed')],
+      records: [warn('prompt', 'prompt_network', 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
     }),
   }),
   s({
@@ -1135,9 +1153,16 @@ export function captureRecords(): { records: LogRecord[]; logger: (record: LogRe
   return { records, logger: (record) => records.push(record) };
 }
 
-/** Every 12-hex reference id written `<ref>`. */
-export function normaliseReferences(value: string): string {
-  return value.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <ref>)');
+/** What differs from run to run: every 12-hex reference id written `<ref>`, every loopback port `<port>`. */
+export function normaliseRunValues(value: string): string {
+  return value.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <ref>)').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+}
+
+/** A record as expectations hold it: without its stack and reference, with run values normalised. */
+export function comparableRecord(record: LogRecord): Record<string, unknown> {
+  const { stack: _stack, reference: _reference, ...rest } = record;
+  const matched = rest.matchedErrorMessage === undefined ? {} : { matchedErrorMessage: normaliseRunValues(rest.matchedErrorMessage) };
+  return { ...rest, message: normaliseRunValues(rest.message), errorMessage: normaliseRunValues(rest.errorMessage), ...matched };
 }
 
 /** The reference ids in a text, in order. */

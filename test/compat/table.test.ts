@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
 import { startHttp, startMemory, startStdio, type Observed, type ObservedRecord, type RunningTransport } from './harness.js';
-import { expectedFor, normaliseReferences, referencesIn, scenarios, SECRET_TOKEN, upstreamZodMessage, type ExpectedRecord, type Scenario } from './scenarios.js';
+import { comparableRecord, expectedFor, normaliseRunValues, referencesIn, scenarios, SECRET_TOKEN, upstreamZodMessage, type ExpectedRecord, type Scenario } from './scenarios.js';
 
 const TRANSPORTS: readonly { readonly id: string; readonly start: () => Promise<RunningTransport> }[] = [
   { id: 'memory (wrappers)', start: () => startMemory('wrappers') },
@@ -28,19 +28,13 @@ function expectedLine(record: ExpectedRecord): string {
   return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}`;
 }
 
-/** The record without its stack and reference, references in the message normalised. */
-function comparable(record: LogRecord): Record<string, unknown> {
-  const { stack: _stack, reference: _reference, ...rest } = record;
-  return { ...rest, message: normaliseReferences(record.message), errorMessage: normaliseReferences(record.errorMessage) };
-}
-
 function expectedComparable(record: ExpectedRecord): Record<string, unknown> {
   return { ...record };
 }
 
 function checkRecords(scenario: Scenario, observed: Observed, records: readonly ObservedRecord[], expected: readonly ExpectedRecord[]): void {
   // Exactly these records, in this order: each failure logged once.
-  expect(records.map((r) => normaliseReferences(r.line))).toEqual(expected.map(expectedLine));
+  expect(records.map((r) => normaliseRunValues(r.line))).toEqual(expected.map(expectedLine));
 
   // Every reference the client sees is in a crash record, and every crash record's reference is shown to the client.
   const shown = referencesIn(observed.rawJson);
@@ -59,7 +53,7 @@ function checkRecords(scenario: Scenario, observed: Observed, records: readonly 
   // In-process: the whole record.
   const full = records.map((r) => r.record);
   if (full.every((r): r is LogRecord => r !== undefined)) {
-    expect(full.map(comparable)).toEqual(expected.map(expectedComparable));
+    expect(full.map(comparableRecord)).toEqual(expected.map(expectedComparable));
     for (const record of full) {
       // info records are one line; warn and error records carry the stack
       expect(record.stack === undefined, `${record.message}: stack`).toBe(record.level === 'info');

@@ -22,7 +22,8 @@ import {
   captureRecords,
   closedPortUrl,
   makePolicies,
-  normaliseReferences,
+  comparableRecord,
+  normaliseRunValues,
   referencesIn,
   registerScenarios,
   expectedFor,
@@ -85,15 +86,9 @@ function line(record: ExpectedRecord): string {
 }
 
 function checkRecords(observed: Observed, records: readonly ObservedRecord[], expected: readonly ExpectedRecord[]): void {
-  expect(records.map((r) => normaliseReferences(r.line))).toEqual(expected.map(line));
+  expect(records.map((r) => normaliseRunValues(r.line))).toEqual(expected.map(line));
   const full = records.map((r) => r.record as LogRecord);
-  expect(
-    full.map(({ stack: _s, reference: _r, ...rest }) => ({
-      ...rest,
-      message: normaliseReferences(rest.message),
-      errorMessage: normaliseReferences(rest.errorMessage),
-    })),
-  ).toEqual(expected.map((r) => ({ ...r })));
+  expect(full.map(comparableRecord)).toEqual(expected.map((r) => ({ ...r })));
   for (const record of full) expect(record.stack === undefined).toBe(record.level === 'info');
   const crashRefs = full.flatMap((r) => (r.reference === undefined ? [] : [r.reference]));
   expect(new Set(referencesIn(observed.rawJson))).toEqual(new Set(crashRefs));

@@ -380,13 +380,32 @@ describe('task tools are left alone', () => {
 describe('argument validation', () => {
   it('refuses a server that is not an McpServer with a TypeError naming `server`', () => {
     const message = /^Expected `server` to be an McpServer of @modelcontextprotocol\/sdk 1\.x or @modelcontextprotocol\/server 2\.x, got /;
-    for (const bad of [undefined, null, 42, 'server', {}, [], () => undefined, { registerTool() {}, registerResource() {}, registerPrompt() {}, server: {} }]) {
+    for (const bad of [undefined, null, 42, 'server', {}, [], () => undefined]) {
       expect(() => applyErrorPolicy(bad as never)).toThrow(TypeError);
       expect(() => applyErrorPolicy(bad as never)).toThrow(message);
     }
     expect(() => applyErrorPolicy(newServer().server as never)).toThrow(
       'got a low-level Server (pass the McpServer itself, not its `server` property)',
     );
+  });
+
+  it('refuses an McpServer whose internals it does not know with an Error naming the SDK version, wrapping nothing', () => {
+    const lookalike = { registerTool() {}, registerResource() {}, registerPrompt() {}, server: {} };
+    expect(() => applyErrorPolicy(lookalike)).toThrow(
+      /^applyErrorPolicy: this McpServer's internals are not a layout mcp-error-policy knows \(found @modelcontextprotocol\/server 2\.\d+\.\d+: no `_registeredTools`, `_registeredResources`, `_registeredResourceTemplates`, `_registeredPrompts`\)\. Supported: /,
+    );
+    // a real server whose tool registry holds an entry of a shape no SDK version has: refused before anything changes
+    const server = newServer();
+    server.registerTool('odd', {}, async () => ({ content: [] }));
+    const registry = (server as unknown as { _registeredTools: Record<string, Record<string, unknown>> })._registeredTools;
+    const entry = registry['odd']!;
+    const callbackKey = 'handler' in entry ? 'handler' : 'callback';
+    const original = entry[callbackKey];
+    delete entry[callbackKey];
+    const registerTool = server.registerTool;
+    expect(() => applyErrorPolicy(server)).toThrow(/\(found @modelcontextprotocol\/sdk 1\.\d+\.\d+: no tool `callback` function\)/);
+    expect(server.registerTool).toBe(registerTool);
+    entry[callbackKey] = original;
   });
 
   it('refuses a bad policy with a TypeError naming `policy`, and leaves the server untouched', () => {

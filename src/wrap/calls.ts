@@ -1,0 +1,94 @@
+/**
+ * Per-call state, owned here and only here. Wrappers can nest around one handler (a hand-wrapped callback inside the
+ * wrapper `applyErrorPolicy` puts around an SDK v2 prompt handler, or a wrapped function called from another one),
+ * and the server's access log sees calls the SDK answers itself; this module is how they agree that each call is
+ * logged once and reported once.
+ *
+ * A call is known by the SDK's per-request context (`extra` in SDK v1, `ctx` in v2): the last argument of a handler
+ * call, recognised by its request id, request envelope or abort signal. Nested wrappers see the same object.
+ */
+import type { Classification } from '../classify.js';
+import type { ErrorPolicy } from '../policy.js';
+import { hasKey, isObjectLike } from '../read.js';
+
+/** Who governs a call: the policy and name of the outermost wrapper that governs inner ones. */
+export interface Governor {
+  readonly policy: ErrorPolicy;
+  readonly name: string | undefined;
+}
+
+interface CallState {
+  /** A wrapper reports this call's outcome (the access log must not report it again). */
+  claimed: boolean;
+  /** The policy and name inner wrappers without their own follow. */
+  governor: Governor | undefined;
+  /** Errors already logged in this call (protocol errors, which pass through every wrapper unchanged). */
+  logged: WeakMap<object, Classification> | undefined;
+}
+
+const calls = new WeakMap<object, CallState>();
+
+/** Answers made by a wrapper (isError results, thrown JSON-RPC errors), with the classification behind each. */
+const answers = new WeakMap<object, Classification | undefined>();
+
+/** The per-request context of a handler call, if its last argument is one. */
+export function requestOf(args: readonly unknown[]): object | undefined {
+  const extra = args.length === 0 ? undefined : args[args.length - 1];
+  if (!isObjectLike(extra)) return undefined;
+  return hasKey(extra, 'requestId') || hasKey(extra, 'mcpReq') || hasKey(extra, 'signal') ? extra : undefined;
+}
+
+function stateOf(request: object): CallState {
+  let state = calls.get(request);
+  if (state === undefined) {
+    state = { claimed: false, governor: undefined, logged: undefined };
+    calls.set(request, state);
+  }
+  return state;
+}
+
+/** Claims the call's outcome: true for the first claimant only (and for calls without a known request). */
+export function claimCall(request: object | undefined): boolean {
+  if (request === undefined) return true;
+  const state = stateOf(request);
+  if (state.claimed) return false;
+  state.claimed = true;
+  return true;
+}
+
+/** Whether a wrapper claimed this call. */
+export function isClaimed(request: object): boolean {
+  return calls.get(request)?.claimed === true;
+}
+
+/** Makes `governor` the policy and name of wrappers inside this call that have none of their own. */
+export function govern(request: object | undefined, governor: Governor): void {
+  if (request === undefined) return;
+  const state = stateOf(request);
+  state.governor ??= governor;
+}
+
+/** The governor of this call, if an outer wrapper set one. */
+export function governorOf(request: object | undefined): Governor | undefined {
+  return request === undefined ? undefined : calls.get(request)?.governor;
+}
+
+/** Remembers that `error` was logged in this call, so that outer wrappers of the call pass it on without a record. */
+export function markLogged(error: unknown, classification: Classification, request: object | undefined): void {
+  if (request === undefined || !isObjectLike(error)) return;
+  const state = stateOf(request);
+  (state.logged ??= new WeakMap()).set(error, classification);
+}
+
+/** Remembers that `answer` was made by a wrapper, and the classification behind it (none: no failure was read). */
+export function markAnswer(answer: object, classification?: Classification): void {
+  answers.set(answer, classification);
+}
+
+/** Whether `value` is an answer a wrapper made, or an error already logged in this call; and its classification. */
+export function handledIn(value: unknown, request: object | undefined): { classification: Classification | undefined } | undefined {
+  if (!isObjectLike(value)) return undefined;
+  if (answers.has(value)) return { classification: answers.get(value) };
+  const classification = request === undefined ? undefined : calls.get(request)?.logged?.get(value);
+  return classification === undefined ? undefined : { classification };
+}
