@@ -38,8 +38,8 @@ report="$logs/loaded.jsonl"
 
 export NO_COLOR=1 FORCE_COLOR=0 CI="${CI:-true}"
 vitest="node_modules/vitest/vitest.mjs"
-compat_v1=(test/compat/versions.test.ts test/compat/table.test.ts)
-compat_all=(test/compat/versions.test.ts test/compat/table.test.ts test/compat/v2.test.ts test/compat/types.test.ts)
+compat_v1=(test/compat/versions.test.ts test/compat/table.test.ts test/compat/one-policy.test.ts)
+compat_all=(test/compat/versions.test.ts test/compat/table.test.ts test/compat/one-policy.test.ts test/compat/v2.test.ts test/compat/one-policy-v2.test.ts test/compat/types.test.ts)
 
 # Installs exact versions into .tmp/matrix/<name> unless the same set is already there.
 prepare() {

@@ -6,7 +6,7 @@
  */
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
-import { apiErrorText } from './describe.js';
+import { apiErrorText, failedRequestOf } from './describe.js';
 import { httpStatusOf, isGaxiosError, isHttpClientError } from './gaxios.js';
 
 /**
@@ -64,4 +64,5 @@ export const googleApiErrorRule: ErrorRule = Object.freeze({
   message: googleApiErrorMessage,
   status: (error: unknown): number => httpStatusOf(error) ?? 502,
   level: 'warn',
+  request: failedRequestOf,
 });

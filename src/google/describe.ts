@@ -9,6 +9,7 @@
  * The URL is followed by a space: secret scrubbers that redact `key=<value>` up to the next space or `&` then cannot
  * swallow the text after it.
  */
+import type { FailedRequest } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from './gaxios.js';
 import { redactUrl, redactUrlObject } from './url.js';
@@ -35,6 +36,17 @@ const NO_OPTIONS: ApiErrorTextOptions = Object.freeze({});
 export function describeRequest(error: unknown): string | undefined {
   const url = redactedRequestUrl(error);
   return url === undefined ? undefined : `${requestMethodOf(error)} ${url}`;
+}
+
+/**
+ * The failed request, for the log record (`rule.request` of the Google HTTP rules): method, credential-free URL and
+ * HTTP status, each only where the error holds it.
+ */
+export function failedRequestOf(error: unknown): FailedRequest | undefined {
+  const url = redactedRequestUrl(error);
+  const status = httpStatusOf(error);
+  if (url === undefined && status === undefined) return undefined;
+  return { method: url === undefined ? undefined : requestMethodOf(error), url, status };
 }
 
 /** The request URL without credentials, or `undefined` when the error holds none (or a URL whose getters throw). */

@@ -6,6 +6,7 @@
  * The client sees the clean `error_description`, never the body as JSON (which GAL puts in `message` for invalid_rapt).
  */
 import type { ErrorRule } from '../rules/rule.js';
+import { failedRequestOf } from './describe.js';
 import { oauthErrorOf } from './body.js';
 import { isGoogleHttpError } from './gaxios.js';
 
@@ -63,5 +64,6 @@ export const googleOAuthRefreshRule: ErrorRule = Object.freeze({
   message: oauthRefreshMessage,
   status: 401,
   level: 'warn',
+  request: failedRequestOf,
   reauthorize: true,
 });

@@ -5,7 +5,7 @@
  */
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, reasonIn } from './body.js';
-import { apiErrorText } from './describe.js';
+import { apiErrorText, failedRequestOf } from './describe.js';
 import { googleApiErrorStatus } from './api-error.js';
 import { responseHeaderOf } from './gaxios.js';
 
@@ -93,4 +93,5 @@ export const googleQuotaRule: ErrorRule = Object.freeze({
   message: googleQuotaMessage,
   status: 429,
   level: 'warn',
+  request: failedRequestOf,
 });

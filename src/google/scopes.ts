@@ -5,7 +5,7 @@
  */
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, reasonIn } from './body.js';
-import { apiErrorText } from './describe.js';
+import { apiErrorText, failedRequestOf } from './describe.js';
 import { googleApiErrorStatus } from './api-error.js';
 
 /** Reasons that mean "the access token lacks a scope". */
@@ -61,5 +61,6 @@ export const googleInsufficientScopesRule: ErrorRule = Object.freeze({
   message: googleInsufficientScopesMessage,
   status: 401,
   level: 'warn',
+  request: failedRequestOf,
   reauthorize: true,
 });

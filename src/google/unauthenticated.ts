@@ -5,7 +5,7 @@
  */
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
-import { apiErrorText } from './describe.js';
+import { apiErrorText, failedRequestOf } from './describe.js';
 import { googleApiErrorStatus } from './api-error.js';
 
 /**
@@ -49,5 +49,6 @@ export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
   message: googleUnauthenticatedMessage,
   status: 401,
   level: 'warn',
+  request: failedRequestOf,
   reauthorize: true,
 });

@@ -1,0 +1,135 @@
+/**
+ * The assertions of the one-policy scenario (one-policy.ts), for any SDK client and transport: what the client read
+ * for each call, and exactly which records and outcomes each policy received.
+ */
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { LogRecord, Outcome } from '../../src/index.js';
+import { EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
+
+/** What a client of either SDK offers the test. */
+export interface AnyClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  getPrompt(params: { name: string }): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
+}
+
+/** Records and outcomes as the policies received them (in process) or as the fixture wrote them (stdio). */
+export interface Seen {
+  readonly records: { tag: PolicyTag; record: LogRecord }[];
+  readonly outcomes: { tag: PolicyTag; outcome: Omit<Outcome, 'classification'> }[];
+}
+
+export function collect(): Seen & { sinks: Sinks } {
+  const seen: Seen = { records: [], outcomes: [] };
+  return {
+    ...seen,
+    sinks: {
+      record: (tag, record) => seen.records.push({ tag, record }),
+      // the classification holds the thrown error itself (for the server's own code): compared without it
+      outcome: (tag, { classification: _classification, ...outcome }) => seen.outcomes.push({ tag, outcome }),
+    },
+  };
+}
+
+/** The lines the stdio fixture wrote, parsed. */
+export function parseFixtureLines(stderr: string): Seen {
+  const seen: Seen = { records: [], outcomes: [] };
+  for (const line of stderr.split('\n')) {
+    const match = /^\[(record|outcome)\] (.*)$/.exec(line);
+    if (match === null) continue;
+    const { tag, ...value } = JSON.parse(match[2]!) as { tag: PolicyTag } & Record<string, unknown>;
+    if (match[1] === 'record') seen.records.push({ tag, record: value as unknown as LogRecord });
+    else seen.outcomes.push({ tag, outcome: value as unknown as Outcome });
+  }
+  return seen;
+}
+
+async function errorText(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+/** Makes every call of the scenario; returns what the client read, in order. */
+export async function callAll(client: AnyClient): Promise<unknown[]> {
+  const read: unknown[] = [];
+  for (const name of TOOL_CALLS) {
+    const result = (await client.callTool({ name, arguments: {} })) as { content: { text: string }[]; isError?: boolean };
+    read.push(result.isError === true ? { text: result.content[0]?.text, isError: true } : { text: result.content[0]?.text });
+  }
+  read.push(await errorText(client.getPrompt({ name: 'prompt_before' })));
+  read.push(await errorText(client.readResource({ uri: 'note://forbidden' })));
+  return read;
+}
+
+/** The message of gaxios 7's 403 error, as the record quotes it (the fake Google's JSON body, as gaxios words it). */
+export function gaxiosMessageOf(seen: Seen): string {
+  const first = seen.records[0]?.record.errorMessage;
+  if (first === undefined) throw new Error('no record');
+  return first;
+}
+
+/** Asserts the scenario: the client's reads, then exactly the records and outcomes, each to its policy. */
+export function checkOnePolicy(sdk: 'v1' | 'v2', origin: string, read: unknown[], seen: Seen): void {
+  const texts = expectedToolTexts(origin);
+  const rpc = (message: string): string => (sdk === 'v1' ? `MCP error -32603: ${message}` : message);
+  expect(read).toEqual([...TOOL_CALLS.map((name) => texts[name]), rpc(googleText(origin)), rpc(googleText(origin))]);
+
+  const gaxiosMessage = gaxiosMessageOf(seen);
+  expect(gaxiosMessage).not.toContain(PLANTED_KEY);
+  expect(seen.records.map(({ tag, record }) => withoutStack(tag, record))).toEqual(expectedRecords(origin, gaxiosMessage));
+  for (const { record } of seen.records) {
+    // warn records carry the stack, info records are one line
+    expect(record.stack === undefined, record.message).toBe(record.level === 'info');
+  }
+  expect(seen.outcomes.filter(({ outcome }) => outcome.name !== 'mark').map(({ tag, outcome }) => ({ tag, kind: outcome.kind, name: outcome.name, status: outcome.status }))).toEqual(
+    EXPECTED_OUTCOMES,
+  );
+  expect(JSON.stringify(read) + JSON.stringify(seen)).not.toContain(PLANTED_KEY);
+}
+
+/** How to start the stdio fixture, for either SDK's StdioClientTransport (and where its stderr goes). */
+export interface StdioLaunch {
+  readonly command: string;
+  readonly args: string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly stderr: 'pipe';
+  onStderr(chunk: string): void;
+}
+
+const FIXTURE = fileURLToPath(new URL('./one-policy-server.ts', import.meta.url));
+const REDIRECT = fileURLToPath(new URL('./redirect.mjs', import.meta.url));
+
+/** Runs the stdio fixture with `sdk`, makes every call, and returns what the client read and the fixture logged. */
+export async function overStdio(sdk: 'v1' | 'v2', origin: string, connect: (stdio: StdioLaunch) => Promise<AnyClient & { close(): Promise<void> }>) {
+  const deps = process.env['COMPAT_DEPS'];
+  let stderr = '';
+  const client = await connect({
+    command: process.execPath,
+    args: ['--import', 'tsx', ...(deps === undefined || deps === '' ? [] : ['--import', REDIRECT]), FIXTURE],
+    cwd: process.cwd(),
+    env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', ONE_POLICY_SDK: sdk, FAKE_GOOGLE_ORIGIN: origin },
+    stderr: 'pipe',
+    onStderr: (chunk) => {
+      stderr += chunk;
+    },
+  });
+  try {
+    const read = await callAll(client);
+    await client.callTool({ name: 'mark', arguments: {} });
+    const until = Date.now() + 10_000;
+    while (!stderr.includes('[mark] done\n')) {
+      if (Date.now() > until) throw new Error(`no mark on stderr; it is:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return { read, seen: parseFixtureLines(stderr) };
+  } finally {
+    await client.close();
+  }
+}
+
