@@ -125,7 +125,7 @@ run_cell "sdk-$SDK_OLDEST-node22" 22 "$scratch/sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST"
 
 # ---- SDK v2 range ends (the latest is the lock file's, run above)
 run_cell "server-$SERVER_OLDEST" 20 "$scratch/server-$SERVER_OLDEST" "server + client $SERVER_OLDEST (oldest 2.x)" \
-  COMPAT_EXPECT_SERVER="$SERVER_OLDEST" -- test/compat/v2.test.ts test/compat/v2-http.test.ts
+  COMPAT_EXPECT_SERVER="$SERVER_OLDEST" -- test/compat/v2.test.ts test/compat/v2-http.test.ts test/compat/one-policy-v2.test.ts
 
 # ---- summary
 printf '\n=== compatibility matrix: %s cells in %ss ===\n' "${#names[@]}" "$((SECONDS - started))"

@@ -9,7 +9,7 @@ import { describeThrown, messageOf } from './read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
-import { INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
+import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 
 export { MAX_CHAIN_NODES } from './chain.js';
 
@@ -116,9 +116,9 @@ function reauthorizeText(policy: ErrorPolicy, error: unknown): string | undefine
 
 function crash(error: unknown, policy: ErrorPolicy): CrashClassification {
   const reference = newReference();
-  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: 500, level: 'error', reference, error };
+  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: CRASH, level: 'error', reference, error };
   const detail = safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact);
-  return { kind: 'crash', status: 500, level: 'error', reference, error, detail };
+  return { kind: 'crash', status: CRASH, level: 'error', reference, error, detail };
 }
 
 /**
@@ -165,6 +165,6 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       matched,
     };
   } catch {
-    return { kind: 'crash', status: 500, level: 'error', reference: newReference(), error };
+    return { kind: 'crash', status: CRASH, level: 'error', reference: newReference(), error };
   }
 }

@@ -8,7 +8,7 @@ import type { ErrorPolicy, Outcome } from './policy.js';
 import { describeThrown, linkedErrors, messageOf, readProp, readString, stackOf } from './read.js';
 import type { FailedRequest } from './rules/rule.js';
 import { quoteForLog, safeText } from './scrub.js';
-import { isHttpStatus } from './status.js';
+import { isHttpStatus, UNAUTHORIZED } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
@@ -233,15 +233,15 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
     kind: 'degraded',
     handler: context.handler,
     name,
-    status: 401,
+    status: UNAUTHORIZED,
     errorName: 'degraded',
     errorMessage,
   });
-  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, 401, undefined));
+  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, UNAUTHORIZED, undefined));
 }
 
 /** Reports a call to the access log without a log record: a success (200), or a failure another wrapper logged. */
-export function reportOutcome(policy: ErrorPolicy, context: CallContext, status = 200, classification?: Classification): void {
+export function reportOutcome(policy: ErrorPolicy, context: CallContext, status: number, classification?: Classification): void {
   emitOutcome(policy, outcomeOf(policy, context, status, classification));
 }
 

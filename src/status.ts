@@ -16,9 +16,11 @@ export function isHttpStatus(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
 }
 
-/** A successful call; a failed one without a rule's status; a re-authorization failure or the degraded start. */
+/** A successful call. */
 export const OK = 200;
+/** A crash, or an anticipated failure whose rule gives no status. */
 export const CRASH = 500;
+/** A re-authorization failure, or a call refused while degraded. */
 export const UNAUTHORIZED = 401;
 
 /** A call the SDK answered itself, before any callback: an unknown or disabled name, or an invalid one. */

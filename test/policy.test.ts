@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreRules, createErrorPolicy, defaultPolicy, DEFAULT_MAX_MESSAGE_LENGTH, type ErrorRule } from '../src/index.js';
+import { classifyError, coreRules, createErrorPolicy, defaultPolicy, DEFAULT_MAX_MESSAGE_LENGTH, ResourceError, ResourceNotFoundError, ToolError, type ErrorRule } from '../src/index.js';
+import { googleRules } from '../src/google/index.js';
 
 describe('createErrorPolicy', () => {
   it('returns a frozen policy with the core rules by default', () => {
@@ -30,9 +31,31 @@ describe('createErrorPolicy', () => {
     ['redact', { redact: /x/ }, 'Expected `redact` to be a function, got object'],
     ['exposeCrashDetails', { exposeCrashDetails: 'true' }, 'Expected `exposeCrashDetails` to be a boolean, got the string "true"'],
     ['onOutcome', { onOutcome: true }, 'Expected `onOutcome` to be a function, got boolean'],
+    ['maskDeliberateErrors', { maskDeliberateErrors: 1 }, 'Expected `maskDeliberateErrors` to be a boolean, got the number 1'],
+    ['rules[0].request', { rules: [{ name: 'x', predicate: () => false, request: 'GET' }] }, 'Expected `rules[0].request` to be a function, got the string "GET"'],
     ['allowCatchAll', { allowCatchAll: 'x' }, 'Expected `allowCatchAll` to be an array of rule names, got the string "x"'],
   ])('throws a TypeError naming %s', (_option, options, message) => {
     expect(() => createErrorPolicy(options as never)).toThrow(new TypeError(message));
+  });
+
+  it('shows the package\'s own deliberate errors whatever `rules` holds, and masks them only when asked', () => {
+    const deliberate = [new ToolError('tool text'), new ResourceError('resource text'), new ResourceNotFoundError('note://gone')];
+    for (const rules of [[], googleRules, coreRules, [{ name: 'other', predicate: (e: unknown) => e === 'other' }]]) {
+      const policy = createErrorPolicy({ rules });
+      expect(deliberate.map((error) => classifyError(error, policy))).toMatchObject([
+        { kind: 'anticipated', rule: { name: 'deliberate' }, message: 'tool text', status: 500, level: 'info' },
+        { kind: 'anticipated', rule: { name: 'deliberate' }, message: 'resource text', status: 500, level: 'info' },
+        { kind: 'anticipated', rule: { name: 'resource-not-found' }, status: 404, code: -32002, level: 'info' },
+      ]);
+      // wrapped in an unvetted error: found on the cause chain
+      expect(classifyError(new Error('outer', { cause: deliberate[0] }), policy)).toMatchObject({ kind: 'anticipated', message: 'tool text' });
+    }
+    const masked = createErrorPolicy({ maskDeliberateErrors: true });
+    expect(deliberate.map((error) => classifyError(error, masked).kind)).toEqual(['crash', 'crash', 'crash']);
+    // a rule of the caller's may still accept them
+    const own = createErrorPolicy({ maskDeliberateErrors: true, rules: [{ name: 'mine', predicate: (e) => e instanceof ToolError, message: 'Mine' }] });
+    expect(classifyError(deliberate[0], own)).toMatchObject({ kind: 'anticipated', rule: { name: 'mine' }, message: 'Mine' });
+    expect(createErrorPolicy().maskDeliberateErrors).toBe(false);
   });
 
   it('throws on an unknown option, naming it', () => {

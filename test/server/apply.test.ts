@@ -401,7 +401,7 @@ describe('argument validation', () => {
     const entry = registry['odd']!;
     const callbackKey = 'handler' in entry ? 'handler' : 'callback';
     const original = entry[callbackKey];
-    delete entry[callbackKey];
+    Reflect.deleteProperty(entry, callbackKey);
     const registerTool = server.registerTool;
     expect(() => applyErrorPolicy(server)).toThrow(/\(found @modelcontextprotocol\/sdk 1\.\d+\.\d+: no tool `callback` function\)/);
     expect(server.registerTool).toBe(registerTool);
