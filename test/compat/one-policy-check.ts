@@ -3,9 +3,11 @@
  * for each call, and exactly which records and outcomes each policy received.
  */
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import type { LogRecord, Outcome } from '../../src/index.js';
-import { EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
+import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import type { LooseServer } from './scenarios.js';
+import { buildOnePolicyServer, EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
 
 /** What a client of either SDK offers the test. */
 export interface AnyClient {
@@ -133,3 +135,39 @@ export async function overStdio(sdk: 'v1' | 'v2', origin: string, connect: (stdi
   }
 }
 
+
+/** What a test file gives for its SDK: a server, and clients connected in memory and over stdio. */
+export interface OnePolicySdk {
+  readonly major: 'v1' | 'v2';
+  newServer(): LooseServer;
+  connectInMemory(server: LooseServer): Promise<AnyClient & { close(): Promise<void> }>;
+  connectStdio(stdio: StdioLaunch): Promise<AnyClient & { close(): Promise<void> }>;
+}
+
+/** The tests of the scenario, for one SDK: in memory, and over stdio with the fixture as a subprocess. */
+export function describeOnePolicy(sdk: OnePolicySdk): void {
+  describe(`one policy per server, SDK ${sdk.major}`, () => {
+    let fake: FakeGoogle;
+    beforeAll(async () => {
+      fake = await startFakeGoogle();
+    });
+    afterAll(async () => {
+      await fake.close();
+    });
+
+    it('in memory: hand-wrapped callbacks follow the server policy and name; an explicit policy keeps its own', async () => {
+      const seen = collect();
+      const server = sdk.newServer();
+      await buildOnePolicyServer(server, (s, policy) => applyErrorPolicy(s as never, policy), fake.origin, seen.sinks);
+      const client = await sdk.connectInMemory(server);
+      const read = await callAll(client);
+      await client.close();
+      checkOnePolicy(sdk.major, fake.origin, read, seen);
+    });
+
+    it('over stdio: the same answers, records and outcomes from a subprocess', async () => {
+      const { read, seen } = await overStdio(sdk.major, fake.origin, (stdio) => sdk.connectStdio(stdio));
+      checkOnePolicy(sdk.major, fake.origin, read, seen);
+    });
+  });
+}
