@@ -1,6 +1,6 @@
 /** Every TypeScript block of the README and of docs/*.md compiles, and the README's quick start is the example a test runs. */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -20,14 +20,14 @@ const docs = readdirSync('docs')
   .sort()
   .map((name) => join('docs', name));
 const readme = tsBlocks('README.md');
-const blocks = [{ file: 'README.md', blocks: readme }, ...docs.map((file) => ({ file, blocks: tsBlocks(file) }))];
+const pages = [{ file: 'README.md', blocks: readme }, ...docs.map((file) => ({ file, blocks: tsBlocks(file) }))];
 
 describe('README and docs code', () => {
   it('has TypeScript blocks', () => {
     expect(readme.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('has the docs pages the README links to', () => {
+  it('links every docs page from the README', () => {
     const links = [...readFileSync('README.md', 'utf8').matchAll(/\]\((docs\/[^)#]+\.md)/g)].map((m) => m[1]!);
     expect(new Set(links)).toEqual(new Set(docs));
   });
@@ -38,18 +38,28 @@ describe('README and docs code', () => {
   });
 
   it('type-checks every TypeScript block', () => {
-    const dir = join('.tmp', 'readme-blocks');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const files = blocks.flatMap(({ file, blocks: codes }) =>
-      codes.map((code, i) => {
-        const out = join(dir, `${basename(file, '.md')}-block-${i}.ts`);
-        writeFileSync(out, code.includes('import ') || code.includes('export ') ? code : `${code}\nexport {};\n`);
-        return out;
-      }),
+    // Each block is compiled as if it were a file of the repository (so that it resolves the package and its
+    // dependencies as an example would), from memory: nothing is written into the working tree.
+    const sources = new Map(
+      pages.flatMap(({ file, blocks }) =>
+        blocks.map((code, i): [string, string] => [
+          resolve(`test/${basename(file, '.md')}-block-${i}.ts`),
+          code.includes('import ') || code.includes('export ') ? code : `${code}\nexport {};\n`,
+        ]),
+      ),
     );
+    const files = [...sources.keys()];
     const config = ts.getParsedCommandLineOfConfigFile('tsconfig.json', {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-    const program = ts.createProgram(files, { ...config!.options, noEmit: true, noUnusedLocals: false });
+    const options = { ...config!.options, noEmit: true, noUnusedLocals: false };
+    const host = ts.createCompilerHost(options);
+    const { fileExists, getSourceFile, readFile } = host;
+    host.fileExists = (name) => sources.has(resolve(name)) || fileExists.call(host, name);
+    host.readFile = (name) => sources.get(resolve(name)) ?? readFile.call(host, name);
+    host.getSourceFile = (name, language, ...rest) => {
+      const code = sources.get(resolve(name));
+      return code === undefined ? getSourceFile.call(host, name, language, ...rest) : ts.createSourceFile(name, code, language);
+    };
+    const program = ts.createProgram(files, options, host);
     const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || files.some((f) => d.file!.fileName.endsWith(f)));
     const text = diagnostics.map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(text).toEqual([]);
