@@ -7,5 +7,5 @@ rm -f .tmp/mcp-error-policy-*.tgz
 tarball=".tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
 echo "packed $tarball ($(wc -c < "$tarball") bytes)"
 npx publint --strict
-# node10 resolution has no subpath exports, so only the node16 and bundler profiles apply to ./google.
-npx attw "$tarball" --profile node16
+# Every resolution, node10 included: node10 ignores `exports`, and finds ./google through `typesVersions` in package.json.
+npx attw "$tarball" --profile strict

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A user's view: a fresh project installs the packed tarball beside @modelcontextprotocol/sdk and zod, then runs
-# test/packed/smoke.mjs against it (ESM and CJS, both entries), and type-checks test/packed/types (an ESM and a CJS
-# file, `module: nodenext` and `moduleResolution: bundler`) against the packed declarations.
+# test/packed/smoke.mjs against it (ESM and CJS, both entries), and type-checks test/packed/types/consumer.ts against the
+# packed declarations under every module resolution a user may have: `module: nodenext` (as an ESM and a CJS file),
+# `moduleResolution: bundler`, and `moduleResolution: node` (node10, `module: commonjs`; it ignores `exports`, so each
+# subpath entry needs its `typesVersions` line in package.json).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -25,6 +27,8 @@ node smoke.mjs
 cp "$root"/test/packed/types/tsconfig*.json .
 cp "$root/test/packed/types/consumer.ts" consumer.mts
 cp "$root/test/packed/types/consumer.ts" consumer.cts
+cp "$root/test/packed/types/consumer.ts" consumer-node10.ts
 npx tsc -p tsconfig.json
 npx tsc -p tsconfig.bundler.json
-echo "smoke: the packed declarations type-check from ESM and CJS (nodenext) and from a bundler"
+npx tsc -p tsconfig.node10.json
+echo "smoke: the packed declarations type-check from ESM and CJS (nodenext), from a bundler and under moduleResolution node (node10)"

@@ -1,6 +1,8 @@
 // Type-checked by scripts/smoke-packed.sh in a fresh project that installed the packed tarball, copied there as
-// consumer.mts and consumer.cts: what a user's TypeScript sees through the package's `import` and `require` conditions
-// (`module: nodenext`), and through a bundler (`moduleResolution: bundler`).
+// consumer.mts, consumer.cts and consumer-node10.ts: what a user's TypeScript sees through the package's `import` and
+// `require` conditions (`module: nodenext`), through a bundler (`moduleResolution: bundler`), and through the older
+// `moduleResolution: node` (node10, `module: commonjs`), which ignores `exports` and finds `mcp-error-policy/google`
+// through `typesVersions`.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ToolError,
@@ -15,7 +17,7 @@ import {
   type ErrorRule,
   type LogRecord,
 } from 'mcp-error-policy';
-import { googleRules, isGoogleApiError, redactUrl, type GoogleApiErrorBody } from 'mcp-error-policy/google';
+import { googleRules, isGaxiosError, redactUrl } from 'mcp-error-policy/google';
 import { z } from 'zod';
 
 const records: LogRecord[] = [];
@@ -47,13 +49,13 @@ const text: string = classification.kind === 'anticipated' ? classification.mess
 const rule: ErrorRule | undefined = googleRules[0];
 const thrown: unknown = new ToolError('x');
 const deliberate: string = thrown instanceof ToolError ? thrown.message : '';
-const google: boolean = isGoogleApiError(thrown);
+const google: boolean = isGaxiosError(thrown);
 const url: string = redactUrl('https://x.test/v1?key=AIzaSyFAKE');
-const body: GoogleApiErrorBody | undefined = undefined;
+const quota: ErrorRule | undefined = googleRules.find((candidate) => candidate.name === 'google-quota');
 
 // @ts-expect-error an option the policy does not have
 createErrorPolicy({ rulez: [] });
 // @ts-expect-error a rule needs a predicate
 const broken: ErrorRule = { name: 'broken' };
 
-export { text, rule, deliberate, google, url, body, broken };
+export { text, rule, deliberate, google, url, quota, broken };
