@@ -101,7 +101,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     });
     expectRecord(
       await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error): Error "${GOOGLE_MESSAGES.permissionDenied}"`,
+      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/forbidden?key=[REDACTED] -> 403): Error "${GOOGLE_MESSAGES.permissionDenied}"`,
       [],
     );
   });
@@ -112,7 +112,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
       isError: true,
       text: `Error executing tool list_files: Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}\n\n${REAUTHORIZE}`,
     });
-    expectRecord(await recordAfter(withPolicy, before), '[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh): Error "invalid_grant"', []);
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"`, []);
   });
 
   it('quota: the message, the reason and the retry-after delay', async () => {
@@ -123,7 +123,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     });
     expectRecord(
       await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota): Error "${GOOGLE_MESSAGES.quota}"`,
+      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${fake.origin}/v1/quota?key=[REDACTED] -> 429): Error "${GOOGLE_MESSAGES.quota}"`,
       [],
     );
   });
