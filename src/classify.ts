@@ -4,8 +4,8 @@
  */
 import { defaultPolicy, isHttpStatus, type ErrorPolicy } from './policy.js';
 import { isProtocolError, protocolCode, statusForProtocolCode } from './protocol.js';
-import { findInChain } from './chain.js';
-import { describeThrown, messageOf } from './read.js';
+import { findInChain } from './kit/chain.js';
+import { describeThrown, messageOf } from './kit/read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
@@ -13,7 +13,7 @@ import { safeText } from './scrub.js';
 /** JSON-RPC "internal error". */
 export const INTERNAL_ERROR_CODE = -32603;
 
-export { MAX_CHAIN_NODES } from './chain.js';
+export { MAX_CHAIN_NODES } from './kit/chain.js';
 
 /** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
 export interface ProtocolClassification {

@@ -5,7 +5,7 @@
 import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
 import { stderrSink, toLogSink } from './log.js';
 import type { Classification } from './classify.js';
-import { isObjectLike } from './read.js';
+import { isObjectLike } from './kit/read.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
 

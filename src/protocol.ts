@@ -2,15 +2,16 @@
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
  * is imported at run time. They pass through the policy untouched.
  */
-import { readCode, readName, readStringWith, readWith } from './read.js';
+import { readProp, readString } from './kit/read.js';
 
 /** SDK v2's brand set, stamped on every ProtocolError at construction. */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
 
-const readBrands = (error: { readonly [SDK_ERROR_BRANDS]?: unknown }): unknown => error[SDK_ERROR_BRANDS];
+/** JSON-RPC "internal error": the code of every failure answered as a JSON-RPC error that no rule gives one. */
+export const INTERNAL_ERROR_CODE = -32603;
 
 function hasV2ProtocolBrand(error: unknown): boolean {
-  const brands = readWith(error, readBrands);
+  const brands = readProp(error, SDK_ERROR_BRANDS);
   if (brands === undefined) return false;
   try {
     return brands instanceof Set && brands.has('mcp.ProtocolError');
@@ -29,16 +30,16 @@ function hasV2ProtocolBrand(error: unknown): boolean {
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
-  const name = readStringWith(error, readName);
+  const name = readString(error, 'name');
   if (name !== 'McpError' && name !== 'ProtocolError') return false;
-  const code = readWith(error, readCode);
+  const code = readProp(error, 'code');
   return typeof code === 'number' && Number.isInteger(code);
 }
 
-/** The JSON-RPC code of a protocol error (-32603 when unreadable). */
+/** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */
 export function protocolCode(error: unknown): number {
-  const code = readWith(error, readCode);
-  return typeof code === 'number' && Number.isInteger(code) ? code : -32603;
+  const code = readProp(error, 'code');
+  return typeof code === 'number' && Number.isInteger(code) ? code : INTERNAL_ERROR_CODE;
 }
 
 /** Access-log status for a JSON-RPC error code. */

@@ -5,7 +5,8 @@
 import type { Classification } from './classify.js';
 import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import type { ErrorPolicy, Outcome } from './policy.js';
-import { describeThrown, linkedErrors, messageOf, stackOf } from './read.js';
+import { linkedErrors } from './kit/chain.js';
+import { describeThrown, messageOf, stackOf } from './kit/read.js';
 import { quoteForLog, safeText } from './scrub.js';
 import { escapeControls, quoteLine } from './text.js';
 

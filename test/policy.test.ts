@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coreRules, createErrorPolicy, defaultPolicy, DEFAULT_MAX_MESSAGE_LENGTH, type ErrorRule } from '../src/index.js';
+import { coreRules, createErrorPolicy, defaultPolicy, type ErrorRule } from '../src/index.js';
+import { DEFAULT_MAX_MESSAGE_LENGTH } from '../src/policy.js';
 
 describe('createErrorPolicy', () => {
   it('returns a frozen policy with the core rules by default', () => {

@@ -1,6 +1,6 @@
 /** Rules for the package's own deliberate errors: ToolError, ResourceError, ResourceNotFoundError. */
 import { isDeliberateError, isResourceNotFoundError } from '../errors.js';
-import { messageOf } from '../read.js';
+import { messageOf } from '../kit/read.js';
 import type { ErrorRule } from './rule.js';
 
 /**

@@ -5,7 +5,7 @@
 import { classifyError, type Classification } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
-import { hasKey, isObjectLike, readProp } from '../read.js';
+import { hasKey, isObjectLike, readProp } from '../kit/read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
 

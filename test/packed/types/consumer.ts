@@ -15,7 +15,7 @@ import {
   type ErrorRule,
   type LogRecord,
 } from 'mcp-error-policy';
-import { googleRules, isGoogleApiError, redactUrl, type GoogleApiErrorBody } from 'mcp-error-policy/google';
+import { googleRules, isGaxiosError, redactUrl } from 'mcp-error-policy/google';
 import { z } from 'zod';
 
 const records: LogRecord[] = [];
@@ -47,13 +47,12 @@ const text: string = classification.kind === 'anticipated' ? classification.mess
 const rule: ErrorRule | undefined = googleRules[0];
 const thrown: unknown = new ToolError('x');
 const deliberate: string = thrown instanceof ToolError ? thrown.message : '';
-const google: boolean = isGoogleApiError(thrown);
+const google: boolean = isGaxiosError(thrown);
 const url: string = redactUrl('https://x.test/v1?key=AIzaSyFAKE');
-const body: GoogleApiErrorBody | undefined = undefined;
 
 // @ts-expect-error an option the policy does not have
 createErrorPolicy({ rulez: [] });
 // @ts-expect-error a rule needs a predicate
 const broken: ErrorRule = { name: 'broken' };
 
-export { text, rule, deliberate, google, url, body, broken };
+export { text, rule, deliberate, google, url, broken };
