@@ -41,15 +41,52 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
 ];
 
+/** A secret key's name followed by `=`, `:`, `=>` or a quote (after an optional quote and spaces). */
+const KEY_VALUE = `['"]?\\s*(?:[=:"']|=>)`;
+/** A header's name followed by `:` or `=`. */
+const HEADER_VALUE = `["']?\\s*[:=]`;
+
 /**
- * Replaces every known credential shape in `text` with `[REDACTED]`. Linear in the length of the text: every pattern
- * is anchored so that a long run of token characters is scanned once.
+ * What every pattern above needs somewhere in the text: a header name followed by `:` or `=`, `bearer`/`basic` and a
+ * space, a secret key's name followed by `=`, `:`, `=>` or a quote (every key of SECRET_KEYS ends with one of the
+ * names listed here), the prefix of a token shape, or user info in a URL. Text with none of them holds nothing the
+ * patterns could replace and skips them: most client texts and stack frames. A property test holds it to that.
+ * It earns its place on the success path too: with `onOutcome` set, every call's name is scrubbed (about 1.3 µs a
+ * call through all the patterns, against under 0.1 µs with this test first).
+ * Branches are grouped by their first letter, which the regular expression engine then tests once.
+ */
+const SECRET_HINT = new RegExp(
+  [
+    `a(?:uthorization${HEADER_VALUE}|ssertion${KEY_VALUE}|iza)`,
+    `b(?:earer|asic)\\s`,
+    `c(?:ookie${HEADER_VALUE}|ode_verifier${KEY_VALUE})`,
+    'eyj',
+    'gocspx-',
+    `key${KEY_VALUE}`,
+    `passw(?:or)?d${KEY_VALUE}`,
+    `secret${KEY_VALUE}`,
+    `token${KEY_VALUE}`,
+    `x-goog-api-key${HEADER_VALUE}`,
+    'ya29\\.',
+    '1//',
+    '://[^/\\s:@]+:[^/\\s@]+@',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Replaces every known credential shape in `text` with `[REDACTED]`.
  * @example
  * ```ts
  * scrubSecrets('GET /v1/files?key=AIzaSyA1234567890abcdefghijklmnopqrstu'); // 'GET /v1/files?key=[REDACTED]'
  * ```
  */
 export function scrubSecrets(text: string): string {
+  return SECRET_HINT.test(text) ? applySecretPatterns(text) : text;
+}
+
+/** Every secret pattern, with no shortcut (exported for the property test that checks {@link SECRET_HINT}). */
+export function applySecretPatterns(text: string): string {
   let out = text;
   for (const [pattern, replacement] of SECRET_PATTERNS) {
     out = out.replace(pattern, replacement);

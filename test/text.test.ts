@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scrubSecrets } from '../src/index.js';
-import { quoteForLog, safeText } from '../src/scrub.js';
+import { applySecretPatterns, quoteForLog, safeText } from '../src/scrub.js';
 import { boundLength } from '../src/text.js';
 
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
@@ -53,5 +54,23 @@ describe('bounds and quoting', () => {
   it('replaces the text when a redactor throws, and applies one that works', () => {
     expect(safeText('customer 42', 100, () => { throw new Error('x'); })).toBe('[REDACTED]');
     expect(safeText('customer 42', 100, (t) => t.replace('42', '##'))).toBe('customer ##');
+  });
+});
+
+describe('the scrubbing shortcut', () => {
+  const fragments = [
+    'Authorization', 'authorization', 'x-goog-api-key', 'Cookie', 'set-cookie', 'proxy-authorization', 'Bearer', 'Basic',
+    'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'token', 'password', 'passwd',
+    'secret', 'assertion', 'code_verifier', 'GOCSPX-', 'eyJ', 'ya29.', '1//', 'AIza', 'https://', 'u:p@', '://',
+    '=', ':', '=>', '"', "'", ' ', '\n', '.', '-', '_', '@', '/', '?', '&', 'abcDEF123', '0123456789abcdefghijkl',
+  ];
+  it('skips only texts in which no pattern could match', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 4 })), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(scrubSecrets(text)).toBe(applySecretPatterns(text));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
