@@ -4,14 +4,14 @@
  */
 import { defaultPolicy, rulesApplied, type ErrorPolicy } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
-import { findInChain } from './chain.js';
-import { describeThrown, messageOf } from './read.js';
+import { findInChain } from './kit/chain.js';
+import { describeThrown, messageOf } from './kit/read.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 
-export { MAX_CHAIN_NODES } from './chain.js';
+export { MAX_CHAIN_NODES } from './kit/chain.js';
 
 /** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
 export interface ProtocolClassification {

@@ -4,7 +4,7 @@
  * They are recognised by a registered-symbol brand, not only by `instanceof`, so that two copies of this package (or
  * two realms) still agree on what is deliberate.
  */
-import { readWith } from './read.js';
+import { readProp } from './kit/read.js';
 
 /** The brand's key: a registered symbol, so every copy of the package sees the same key. */
 const BRAND = Symbol.for('mcp-error-policy.deliberate');
@@ -29,10 +29,8 @@ function stamp(error: Error, kind: DeliberateKind): void {
   Object.defineProperty(error, BRAND, { value: kind, enumerable: false, writable: false, configurable: true });
 }
 
-const readBrand = (value: { readonly [BRAND]?: unknown }): unknown => value[BRAND];
-
 function brandOf(value: unknown): unknown {
-  return readWith(value, readBrand);
+  return readProp(value, BRAND);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Logging: one record per failure, adapted to whatever logger the server uses (a function, or a console-, pino- or
  * winston-shaped object). The default writes to stderr, never stdout: stdout is the stdio transport's channel.
  */
-import { isObjectLike, readProp } from './read.js';
+import { isObjectLike, readProp } from './kit/read.js';
 
 /** Level of a log record: deliberate failures at info, allowlisted foreign errors at warn, crashes at error. */
 export type LogLevel = 'info' | 'warn' | 'error';

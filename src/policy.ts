@@ -2,28 +2,14 @@
  * createErrorPolicy: the options, their validation (bad options throw a TypeError naming the option, at creation),
  * and the frozen policy the wrappers and classifyError read.
  */
-import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
+import type { LogSink, PolicyLogger } from './log.js';
+import type { Outcome } from './report.js';
 import { stderrSink, toLogSink } from './log.js';
-import type { Classification } from './classify.js';
-import { isObjectLike } from './read.js';
+import { isObjectLike } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
-import { isHttpStatus } from './status.js';
-
-/** What `onOutcome` receives, once per handler call. */
-export interface Outcome {
-  /** Which kind of handler ran. */
-  readonly kind: HandlerKind;
-  /** The tool or prompt name, or the resource URI. */
-  readonly name: string;
-  /** Wall time of the call in milliseconds (0 for calls refused while degraded). */
-  readonly durationMs: number;
-  /** 200 on success; 401 for the degraded start and re-authorization failures; the rule's status; 500 for crashes. */
-  readonly status: number;
-  /** The failure's classification; absent on success and for the degraded start. */
-  readonly classification?: Classification;
-}
+import { isHttpStatus } from './kit/http.js';
 
 /** The options of {@link createErrorPolicy}. All are optional. */
 export interface ErrorPolicyOptions {
@@ -149,8 +135,6 @@ export interface ErrorPolicy {
   readonly onOutcome: ((outcome: Outcome) => void) | undefined;
   /** Whether deliberate errors are masked as crashes. */
   readonly maskDeliberateErrors: boolean;
-  /** Where records go. */
-  readonly log: LogSink;
 }
 
 /**
@@ -176,10 +160,24 @@ const OPTION_KEYS = new Set([
   'maskDeliberateErrors',
 ]);
 
-/** The rules a policy applies, in order: the deliberate-error rules first (unless masked), then its `rules`. */
-const RULES_APPLIED = Symbol('mcp-error-policy.rules-applied');
+/**
+ * The rules a policy applies, in order: the deliberate-error rules first (unless masked), then its `rules`; and where
+ * its records go. Kept off the policy's public fields; registered, so that two copies of this package agree.
+ */
+const RULES_APPLIED = Symbol.for('mcp-error-policy.rules-applied');
+const SINK = Symbol.for('mcp-error-policy.sink');
 
-function describe(value: unknown): string {
+/** The rules `policy` applies, in order (see `rules` and `maskDeliberateErrors`). */
+export function rulesApplied(policy: ErrorPolicy): readonly ErrorRule[] {
+  return (policy as { readonly [RULES_APPLIED]?: readonly ErrorRule[] })[RULES_APPLIED] ?? policy.rules;
+}
+
+/** Where `policy`'s records go. */
+export function sinkOf(policy: ErrorPolicy): LogSink {
+  return (policy as { readonly [SINK]?: LogSink })[SINK] ?? stderrSink;
+}
+
+function shownValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
@@ -188,7 +186,7 @@ function describe(value: unknown): string {
 }
 
 function fail(option: string, expected: string, got: unknown): never {
-  throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${describe(got)}`);
+  throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${shownValue(got)}`);
 }
 
 function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
@@ -309,10 +307,10 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     exposeCrashDetails: o.exposeCrashDetails as boolean | undefined,
     onOutcome: o.onOutcome as ErrorPolicy['onOutcome'],
     maskDeliberateErrors,
-    log,
   };
   Object.defineProperty(policy, POLICY_BRAND, { value: true });
   Object.defineProperty(policy, RULES_APPLIED, { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) });
+  Object.defineProperty(policy, SINK, { value: log });
   return Object.freeze(policy);
 }
 
@@ -324,11 +322,6 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
  * isErrorPolicy({ rules: [] }); // false
  * ```
  */
-/** The rules `policy` applies, in order (see `rules` and `maskDeliberateErrors`). */
-export function rulesApplied(policy: ErrorPolicy): readonly ErrorRule[] {
-  return (policy as { readonly [RULES_APPLIED]?: readonly ErrorRule[] })[RULES_APPLIED] ?? policy.rules;
-}
-
 export function isErrorPolicy(value: unknown): value is ErrorPolicy {
   try {
     return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;

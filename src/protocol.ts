@@ -2,16 +2,14 @@
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
  * is imported at run time. They pass through the policy untouched.
  */
+import { readProp, readString } from './kit/read.js';
 import { INTERNAL_ERROR_CODE } from './status.js';
-import { readCode, readName, readStringWith, readWith } from './read.js';
 
 /** SDK v2's brand set, stamped on every ProtocolError at construction. */
 const SDK_ERROR_BRANDS = Symbol.for('mcp.sdk.errorBrands');
 
-const readBrands = (error: { readonly [SDK_ERROR_BRANDS]?: unknown }): unknown => error[SDK_ERROR_BRANDS];
-
 function hasV2ProtocolBrand(error: unknown): boolean {
-  const brands = readWith(error, readBrands);
+  const brands = readProp(error, SDK_ERROR_BRANDS);
   if (brands === undefined) return false;
   try {
     return brands instanceof Set && brands.has('mcp.ProtocolError');
@@ -30,14 +28,14 @@ function hasV2ProtocolBrand(error: unknown): boolean {
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
-  const name = readStringWith(error, readName);
+  const name = readString(error, 'name');
   if (name !== 'McpError' && name !== 'ProtocolError') return false;
-  const code = readWith(error, readCode);
+  const code = readProp(error, 'code');
   return typeof code === 'number' && Number.isInteger(code);
 }
 
-/** The JSON-RPC code of a protocol error (-32603 when unreadable). */
+/** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */
 export function protocolCode(error: unknown): number {
-  const code = readWith(error, readCode);
+  const code = readProp(error, 'code');
   return typeof code === 'number' && Number.isInteger(code) ? code : INTERNAL_ERROR_CODE;
 }

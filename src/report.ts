@@ -4,11 +4,13 @@
  */
 import type { Classification } from './classify.js';
 import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
-import type { ErrorPolicy, Outcome } from './policy.js';
-import { describeThrown, linkedErrors, messageOf, readProp, readString, stackOf } from './read.js';
+import { sinkOf, type ErrorPolicy } from './policy.js';
+import { linkedErrors } from './kit/chain.js';
+import { describeThrown, messageOf, readProp, readString, stackOf } from './kit/read.js';
 import type { FailedRequest } from './rules/rule.js';
 import { quoteForLog, safeText } from './scrub.js';
-import { isHttpStatus, UNAUTHORIZED } from './status.js';
+import { isHttpStatus } from './kit/http.js';
+import { UNAUTHORIZED } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
 
 /** Longest tool name, prompt name or URI in a log record or client text. */
@@ -86,7 +88,7 @@ function safeName(context: CallContext, policy: ErrorPolicy): string {
 }
 
 /** `tool "get_sheet"`: the handler kind and its quoted name. */
-function subject(context: CallContext, name: string): string {
+function callLabel(context: CallContext, name: string): string {
   return `${context.handler} ${context.name === undefined ? '(unnamed)' : quoteLine(name)}`;
 }
 
@@ -146,7 +148,7 @@ function headline(kind: FailureKind, classification: Classification | undefined,
 
 function write(policy: ErrorPolicy, record: LogRecord): void {
   try {
-    policy.log(record);
+    sinkOf(policy)(record);
   } catch {
     try {
       stderrSink({ ...record, message: `${record.message} (the configured logger threw)` });
@@ -163,6 +165,20 @@ function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
   } catch {
     // the access log must not break the call
   }
+}
+
+/** What `onOutcome` receives, once per handler call. */
+export interface Outcome {
+  /** Which kind of handler ran. */
+  readonly kind: HandlerKind;
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** Wall time of the call in milliseconds (0 for calls refused while degraded). */
+  readonly durationMs: number;
+  /** 200 on success; 401 for the degraded start and re-authorization failures; the rule's status; 500 for crashes. */
+  readonly status: number;
+  /** The failure's classification; absent on success and for the degraded start. */
+  readonly classification?: Classification;
 }
 
 function outcomeOf(policy: ErrorPolicy, context: CallContext, status: number, classification: Classification | undefined): Outcome {
@@ -185,7 +201,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     const detail = detailOf(classification, policy);
     const base = {
       level,
-      message: headline(kind, classification, subject(context, name), label, quoteLine(errorMessage), detail),
+      message: headline(kind, classification, callLabel(context, name), label, quoteLine(errorMessage), detail),
       kind,
       handler: context.handler,
       name,
@@ -229,7 +245,7 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
   const name = safeName(context, policy);
   write(policy, {
     level: 'info',
-    message: headline('degraded', undefined, subject(context, name), '', quoteLine(errorMessage), NO_DETAIL),
+    message: headline('degraded', undefined, callLabel(context, name), '', quoteLine(errorMessage), NO_DETAIL),
     kind: 'degraded',
     handler: context.handler,
     name,

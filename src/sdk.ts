@@ -5,7 +5,7 @@
  * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
  */
 import type { HandlerKind } from './log.js';
-import { isObjectLike, readProp } from './read.js';
+import { isObjectLike, readProp } from './kit/read.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 

@@ -7,7 +7,7 @@
 import { classifyError, type Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
-import { isObjectLike, readProp, readString } from './read.js';
+import { isObjectLike, readProp, readString } from './kit/read.js';
 import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
 import { safeText } from './scrub.js';
 import {

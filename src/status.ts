@@ -3,18 +3,15 @@
  * status says what kind of outcome a call had, in HTTP's words, whatever transport carried it.
  */
 import type { ErrorRule } from './rules/rule.js';
-import { readProp } from './read.js';
+import { isHttpStatus } from './kit/http.js';
+import { readProp } from './kit/read.js';
 
-/** JSON-RPC "internal error": the code of every policy answer a rule does not give another code. */
+/** JSON-RPC "internal error": the code of every failure answered as a JSON-RPC error that no rule gives one. */
 export const INTERNAL_ERROR_CODE = -32603;
 
 /** MCP "resource not found". */
 export const RESOURCE_NOT_FOUND_CODE = -32002;
 
-/** Whether `value` is an integer HTTP status (100 to 599). */
-export function isHttpStatus(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
-}
 
 /** A successful call. */
 export const OK = 200;

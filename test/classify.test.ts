@@ -1,7 +1,8 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, ResourceNotFoundError as V2ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { classifyError, createErrorPolicy, MAX_CHAIN_NODES, ToolError, type ErrorRule } from '../src/index.js';
+import { classifyError, createErrorPolicy, ToolError, type ErrorRule } from '../src/index.js';
+import { MAX_CHAIN_NODES } from '../src/kit/chain.js';
 
 const quiet = { logger: () => undefined };
 const policy = createErrorPolicy(quiet);

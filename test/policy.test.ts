@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, coreRules, createErrorPolicy, defaultPolicy, DEFAULT_MAX_MESSAGE_LENGTH, ResourceError, ResourceNotFoundError, ToolError, type ErrorRule } from '../src/index.js';
+import { classifyError, coreRules, createErrorPolicy, defaultPolicy, ResourceError, ResourceNotFoundError, ToolError, type ErrorRule } from '../src/index.js';
+import { DEFAULT_MAX_MESSAGE_LENGTH } from '../src/policy.js';
 import { googleRules } from '../src/google/index.js';
 
 describe('createErrorPolicy', () => {

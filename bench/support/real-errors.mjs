@@ -18,16 +18,9 @@ import { z } from 'zod';
  * @property {unknown} googleApi A gaxios 7 `GaxiosError` for a 403 PERMISSION_DENIED JSON answer.
  * @property {unknown} oauthRefresh google-auth-library 10's refresh failure: a `GaxiosError` for `invalid_grant` from the token endpoint.
  * @property {unknown} zod A zod 4 `ZodError` from `schema.parse`.
- * @property {unknown} chain64 A 64-deep `cause` chain of plain Errors with a ToolError at the bottom.
- * @property {unknown[]} googleApiPool {@link POOL_SIZE} more gaxios 7 403 errors, each from a request of its own.
- * @property {unknown[]} oauthRefreshPool {@link POOL_SIZE} more google-auth-library 10 refresh failures.
+ * @property {unknown} chain16 A 16-deep `cause` chain of plain Errors with a ToolError at the bottom.
+ * @property {unknown} chain64 The same, 64 deep.
  */
-
-/**
- * How many Google errors of each kind the pools hold: at least one mitata batch (128 calls), so that every call of a
- * batch gets an error object of its own (see {@link freshBodies}).
- */
-export const POOL_SIZE = 256;
 
 /** A planted secret that must never come back out (it is in the request, and gaxios errors keep the request). */
 export const PLANTED_TOKEN = 'ya29.benchPlantedAccessToken0123456789abcdef';
@@ -127,13 +120,6 @@ export async function captureRealErrors(ToolError) {
     oauth.setCredentials({ refresh_token: '1//benchPlantedRefreshToken0123456789' });
     const oauthRefresh = await rejection(() => oauth.getAccessToken(), 'OAuth2Client refresh answered invalid_grant');
 
-    const googleApiPool = [];
-    const oauthRefreshPool = [];
-    for (let i = 0; i < POOL_SIZE; i += 1) {
-      googleApiPool.push(await rejection(() => new Gaxios().request({ url: `${origin}/v1/files/1AbC?fields=id`, retry: false }), 'gaxios 7 403'));
-      oauthRefreshPool.push(await rejection(() => oauth.getAccessToken(), 'OAuth2Client refresh'));
-    }
-
     const zod = thrown(() => z.object({ name: z.string(), count: z.number().int() }).parse({ name: 7, count: 1.5 }), 'zod parse');
 
     const crash = thrown(() => {
@@ -141,8 +127,12 @@ export async function captureRealErrors(ToolError) {
       return config.sheet.id;
     }, 'property read of undefined');
 
-    let chain64 = new ToolError('Sheet name must not be empty');
-    for (let depth = 1; depth < 64; depth += 1) chain64 = new Error(`layer ${depth} failed`, { cause: chain64 });
+    /** @param {number} depth */
+    const chain = (depth) => {
+      let error = new ToolError('Sheet name must not be empty');
+      for (let layer = 1; layer < depth; layer += 1) error = new Error(`layer ${layer} failed`, { cause: error });
+      return error;
+    };
 
     return {
       toolError: new ToolError('Sheet name must not be empty'),
@@ -152,30 +142,10 @@ export async function captureRealErrors(ToolError) {
       googleApi,
       oauthRefresh,
       zod,
-      chain64,
-      googleApiPool,
-      oauthRefreshPool,
+      chain16: chain(16),
+      chain64: chain(64),
     };
   } finally {
     await close(server);
   }
-}
-
-/**
- * Hands out the pool's errors in turn, each with its response body replaced by a copy of itself, parsed from its JSON
- * as gaxios parses a body: a body object the policy has never read, as the body of a failure just thrown is. The
- * Google rules read a body once
- * per classification and remember the last one, so a benchmark that classified one error over and over would time
- * everything but reading the body. The copy is made outside the timed calls (a mitata parameter).
- * @param {unknown[]} pool real gaxios errors, each with a `response.data`
- * @returns {() => unknown}
- */
-export function freshBodies(pool) {
-  let next = 0;
-  return () => {
-    const error = /** @type {{ response: { data: unknown } }} */ (pool[next]);
-    next = (next + 1) % pool.length;
-    error.response.data = JSON.parse(JSON.stringify(error.response.data));
-    return error;
-  };
 }

@@ -54,11 +54,12 @@ import { googleAbortRule, googleTimeoutRule } from './timeout.js';
 import { googleUnauthenticatedRule } from './unauthenticated.js';
 
 /**
- * The Google rules, in their order (first match wins): missing credentials, sign-in required, OAuth refresh failures,
- * rejected credentials (401), insufficient scopes, quota and rate limits, other API HTTP errors
- * ({@link googleApiErrorRule}, status the HTTP status), timeouts, aborts, network failures. The specific HTTP rules
- * come before the generic one: a 403 for missing scopes or a rate limit is also an API error. Best placed before the
- * core rules (see the module documentation for why); after them works too.
+ * The Google rules, in their order (first match wins), by name: `google-missing-credentials`,
+ * `google-sign-in-required`, `google-oauth-refresh`, `google-unauthenticated` (401), `google-insufficient-scopes`,
+ * `google-quota`, `google-api-error` (any other HTTP error; status the HTTP status), `google-timeout`, `google-abort`,
+ * `google-network`. The specific HTTP rules come before the generic one: a 403 for missing scopes or a rate limit is
+ * also an API error. Best placed before the core rules (see the module documentation for why); after them works too.
+ * Pick single rules by name.
  *
  * @example
  * ```ts
@@ -69,6 +70,9 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
  *   rules: [...googleRules, ...coreRules],
  *   reauthorize: 'Sign in again: run `acme auth login`.',
  * });
+ *
+ * // Only the API errors and quotas, without the sign-in rules:
+ * const apiOnly = googleRules.filter((rule) => rule.name === 'google-api-error' || rule.name === 'google-quota');
  * ```
  */
 export const googleRules: readonly ErrorRule[] = Object.freeze([
@@ -84,25 +88,7 @@ export const googleRules: readonly ErrorRule[] = Object.freeze([
   googleNetworkRule,
 ]);
 
-export { googleApiErrorRule, isGoogleApiError, googleApiErrorMessage } from './api-error.js';
-export { googleQuotaRule, isGoogleQuotaError, googleQuotaMessage, retryAfterSecondsOf } from './quota.js';
-export { googleInsufficientScopesRule, isGoogleInsufficientScopesError, googleInsufficientScopesMessage } from './scopes.js';
-export { googleUnauthenticatedRule, isGoogleUnauthenticatedError, googleUnauthenticatedMessage } from './unauthenticated.js';
-export { googleOAuthRefreshRule, isOAuthRefreshError, oauthRefreshMessage } from './oauth-refresh.js';
-export { googleMissingCredentialsRule, isMissingCredentialsError, missingCredentialsMessage } from './missing-credentials.js';
-export { googleSignInRequiredRule, isSignInRequiredError } from './sign-in-required.js';
-export { googleNetworkRule, isGoogleNetworkError, googleNetworkMessage } from './network.js';
-export { googleTimeoutRule, googleAbortRule, isGoogleTimeoutError, isGoogleAbortError } from './timeout.js';
-export {
-  GAXIOS_ERROR_SYMBOL,
-  isGaxiosError,
-  isHttpClientError,
-  isGoogleHttpError,
-  httpStatusOf,
-  responseDataOf,
-  responseHeaderOf,
-} from './gaxios.js';
-export { readGoogleApiError, readOAuthError } from './body.js';
-export type { GoogleApiErrorBody, OAuthErrorBody } from './body.js';
-export { redactUrl } from './url.js';
-export { describeRequest } from './describe.js';
+export { isGaxiosError } from './gaxios.js';
+export { redactUrl } from '../kit/url.js';
+// The element type of googleRules, the same as the core entry's: so that this entry's declarations name no hidden type.
+export type { AnticipatedLevel, ErrorRule, FailedRequest } from '../rules/rule.js';

@@ -6,7 +6,7 @@
  * with GAL's text prepended to its message: a generic file-system rule accepts it too, so this rule must come before
  * one (`[...googleRules, ...coreRules]`).
  */
-import { messageOf, readName, readString, readStringWith } from '../read.js';
+import { messageOf, readString } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { isGaxiosError } from './gaxios.js';
 
@@ -46,7 +46,7 @@ const MAX_LOOKED_AT = 4096;
 function galMessage(error: unknown): string | undefined {
   // GAL's credential errors are plain Errors it throws itself, never the HTTP errors of gaxios.
   if (isGaxiosError(error)) return undefined;
-  const name = readStringWith(error, readName);
+  const name = readString(error, 'name');
   if (name === undefined || !GAL_NAMES.has(name)) return undefined;
   const message = messageOf(error);
   return message === '' ? undefined : message.slice(0, MAX_LOOKED_AT);
@@ -67,17 +67,8 @@ function startsWithAny(text: string, prefixes: readonly string[]): boolean {
  * GOOGLE_APPLICATION_CREDENTIALS environment variable:`; GAL 9 `The file at <path> does not exist, or it is not a
  * file.`), and credential JSON without a required field (`The incoming JSON object does not contain a client_email
  * field`). Only errors named `Error` or `SyntaxError` count.
- *
- * @example
- * ```ts
- * try {
- *   await new GoogleAuth().getClient();
- * } catch (error) {
- *   isMissingCredentialsError(error); // true on a machine without ADC
- * }
- * ```
  */
-export function isMissingCredentialsError(error: unknown): boolean {
+function isMissingCredentialsError(error: unknown): boolean {
   const message = galMessage(error);
   if (message === undefined) return false;
   return KNOWN_PREFIX.test(message) && (!message.startsWith(FILE_AT) || isFileNotFound(message));
@@ -89,11 +80,12 @@ function credentialFileProblem(error: unknown, rest: string): string {
   const codeNote = code !== undefined && /^E[A-Z]{2,15}$/.test(code) ? ` (${code})` : '';
   if (isFileNotFound(rest)) return `the file does not exist or is not a file${codeNote}.`;
   if (readString(error, 'name') === 'SyntaxError') return 'the file is not valid JSON.';
-  if (startsWithAny(rest, CONTENT_PREFIXES)) return oneLine(rest);
+  if (startsWithAny(rest, CONTENT_PREFIXES)) return collapseWhitespace(rest);
   return `the file could not be used${codeNote}.`;
 }
 
-function oneLine(text: string): string {
+/** `text` with each whitespace run (newlines included) made one space, trimmed. */
+function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
@@ -104,19 +96,14 @@ function oneLine(text: string): string {
  * - `Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: the file does not exist or is not a file (ENOENT).`
  *   (`...: the file is not valid JSON.`, `...: The incoming JSON object does not contain a client_secret field`)
  * - GAL 9, missing file: `Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).`
- *
- * @example
- * ```ts
- * missingCredentialsMessage(error);
- * ```
  */
-export function missingCredentialsMessage(error: unknown): string {
+function missingCredentialsMessage(error: unknown): string {
   const message = galMessage(error) ?? '';
   if (message.startsWith(GAC_PREFIX)) {
     return `${GAC_PREFIX}${credentialFileProblem(error, message.slice(GAC_PREFIX.length))}`;
   }
   if (isFileNotFound(message)) return `Unable to read the Google credential file: ${credentialFileProblem(error, message)}`;
-  if (startsWithAny(message, FIXED_PREFIXES) || startsWithAny(message, CONTENT_PREFIXES)) return oneLine(message);
+  if (startsWithAny(message, FIXED_PREFIXES) || startsWithAny(message, CONTENT_PREFIXES)) return collapseWhitespace(message);
   return 'Google credentials are missing or unusable.';
 }
 
@@ -124,11 +111,6 @@ export function missingCredentialsMessage(error: unknown): string {
  * Missing or unusable default credentials ({@link isMissingCredentialsError}): text as
  * {@link missingCredentialsMessage}, status 500 (the server's configuration, not the caller's sign-in), logged at
  * warn. Place it before any generic file-system rule: `[...googleRules, ...coreRules]`.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleMissingCredentialsRule, ...coreRules] });
- * ```
  */
 export const googleMissingCredentialsRule: ErrorRule = Object.freeze({
   name: 'google-missing-credentials',

@@ -9,36 +9,21 @@ import { isAborted, isGoogleTransportError, isTimedOut, networkCodeOf } from './
  * True for a gaxios (or HTTP-client-like) error without a response whose chain carries a network failure code
  * (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`, `EAI_AGAIN`, `UND_ERR_SOCKET`, TLS certificate codes...), timeouts and
  * aborts excepted.
- *
- * @example
- * ```ts
- * isGoogleNetworkError(error); // true for gaxios 8 with native fetch: 'fetch failed' -> cause.cause.code ECONNREFUSED
- * ```
  */
-export function isGoogleNetworkError(error: unknown): boolean {
+function isGoogleNetworkError(error: unknown): boolean {
   return isGoogleTransportError(error) && networkCodeOf(error) !== undefined && !isTimedOut(error) && !isAborted(error);
 }
 
 /**
  * Client text: `Network error while calling the Google API (<CODE>).`
- *
- * @example
- * ```ts
- * googleNetworkMessage(error); // 'Network error while calling the Google API (ECONNREFUSED).'
- * ```
  */
-export function googleNetworkMessage(error: unknown): string {
+function googleNetworkMessage(error: unknown): string {
   return `Network error while calling the Google API (${networkCodeOf(error) ?? 'UNKNOWN'}).`;
 }
 
 /**
  * gaxios network failures ({@link isGoogleNetworkError}): text as {@link googleNetworkMessage}, status 502, logged at
  * warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleNetworkRule, ...coreRules] });
- * ```
  */
 export const googleNetworkRule: ErrorRule = Object.freeze({
   name: 'google-network',

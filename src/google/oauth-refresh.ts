@@ -5,8 +5,8 @@
  * `Error code invalid_grant: ...` with the gaxios error's `config` and `response` copied onto it, without its symbol).
  * The client sees the clean `error_description`, never the body as JSON (which GAL puts in `message` for invalid_rapt).
  */
+import { failedRequestOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
-import { failedRequestOf } from './describe.js';
 import { oauthErrorOf } from './body.js';
 import { isGoogleHttpError } from './gaxios.js';
 
@@ -16,17 +16,8 @@ const REAUTHORIZE_ERRORS = new Set(['invalid_grant', 'invalid_rapt', 'unauthoriz
 /**
  * True for an OAuth token error that a new sign-in fixes: a gaxios or HTTP-client-like error whose response body has
  * `error` `invalid_grant`, `invalid_rapt` or `unauthorized_client` (or `error_subtype` `invalid_rapt`).
- *
- * @example
- * ```ts
- * try {
- *   await oauth2Client.getAccessToken();
- * } catch (error) {
- *   isOAuthRefreshError(error); // true when the refresh token was revoked
- * }
- * ```
  */
-export function isOAuthRefreshError(error: unknown): boolean {
+function isOAuthRefreshError(error: unknown): boolean {
   if (!isGoogleHttpError(error)) return false;
   const oauth = oauthErrorOf(error);
   return oauth !== undefined && (REAUTHORIZE_ERRORS.has(oauth.error) || oauth.subtype === 'invalid_rapt');
@@ -35,13 +26,8 @@ export function isOAuthRefreshError(error: unknown): boolean {
 /**
  * Client text: `Google authorization failed (<error>): <error_description>`, or
  * `Google authorization failed (<error>).` without a description.
- *
- * @example
- * ```ts
- * oauthRefreshMessage(error); // 'Google authorization failed (invalid_grant): Token has been expired or revoked.'
- * ```
  */
-export function oauthRefreshMessage(error: unknown): string {
+function oauthRefreshMessage(error: unknown): string {
   const oauth = oauthErrorOf(error);
   const code = oauth?.error ?? 'invalid_grant';
   return oauth?.description === undefined
@@ -52,11 +38,6 @@ export function oauthRefreshMessage(error: unknown): string {
 /**
  * Revoked or expired Google sign-ins ({@link isOAuthRefreshError}): text as {@link oauthRefreshMessage} plus the
  * policy's re-authorization text, status 401, logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleOAuthRefreshRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
- * ```
  */
 export const googleOAuthRefreshRule: ErrorRule = Object.freeze({
   name: 'google-oauth-refresh',

@@ -3,11 +3,11 @@
  * of reasons, which Drive and older APIs send with a 403. The client sees the API's message and, when the response
  * says, how long to wait.
  */
+import { failedRequestOf, responseHeaderOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
-import { apiErrorOf, reasonIn } from './body.js';
-import { apiErrorText, failedRequestOf } from './describe.js';
+import { apiErrorText } from './api-error-text.js';
 import { googleApiErrorStatus } from './api-error.js';
-import { responseHeaderOf } from './gaxios.js';
+import { apiErrorOf, reasonIn } from './body.js';
 
 /** Reasons (`details[]` ErrorInfo or `errors[].reason`) that mean a quota or rate limit. */
 const QUOTA_REASONS = new Set([
@@ -19,21 +19,8 @@ const QUOTA_REASONS = new Set([
   'dailyLimitExceeded',
 ]);
 
-function quotaReasonOf(error: unknown): string | undefined {
-  return reasonIn(apiErrorOf(error), QUOTA_REASONS);
-}
-
-/**
- * True for a quota or rate-limit failure of a Google API: a {@link isGoogleApiError} error with HTTP 429, status
- * `RESOURCE_EXHAUSTED`, or a rate-limit reason (`rateLimitExceeded`, `userRateLimitExceeded`, `RATE_LIMIT_EXCEEDED`,
- * `quotaExceeded`, `dailyLimitExceeded`), 403s included.
- *
- * @example
- * ```ts
- * isGoogleQuotaError(error); // true for Drive's 403 userRateLimitExceeded
- * ```
- */
-export function isGoogleQuotaError(error: unknown): boolean {
+/** A Google API error with HTTP 429, status `RESOURCE_EXHAUSTED`, or a quota reason (403s included). */
+function isGoogleQuotaError(error: unknown): boolean {
   const status = googleApiErrorStatus(error);
   if (status === undefined) return false;
   if (status === 429) return true;
@@ -44,13 +31,8 @@ export function isGoogleQuotaError(error: unknown): boolean {
 /**
  * Seconds to wait before retrying, from the `retry-after` response header (seconds, or an HTTP date counted from now),
  * else from a `google.rpc.RetryInfo` detail of the body. `undefined` when the response says nothing.
- *
- * @example
- * ```ts
- * retryAfterSecondsOf(error); // 30
- * ```
  */
-export function retryAfterSecondsOf(error: unknown, now: number = Date.now()): number | undefined {
+function retryAfterSecondsOf(error: unknown, now: number = Date.now()): number | undefined {
   const header = responseHeaderOf(error, 'retry-after')?.trim();
   if (header !== undefined && header !== '') {
     if (/^\d{1,9}$/.test(header)) return Number(header);
@@ -62,31 +44,14 @@ export function retryAfterSecondsOf(error: unknown, now: number = Date.now()): n
   return apiErrorOf(error)?.retryDelaySeconds;
 }
 
-/**
- * Client text of a quota or rate-limit failure:
- * `Google API <METHOD> <URL> failed with <HTTP>[ <STATUS>][ (<reason>)]: <API message>[ Retry after <N> seconds.]`.
- *
- * @example
- * ```ts
- * googleQuotaMessage(error);
- * // "Google API GET https://sheets.googleapis.com/v4/spreadsheets/abc failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): Quota exceeded for quota metric 'Read requests' ... Retry after 30 seconds."
- * ```
- */
-export function googleQuotaMessage(error: unknown): string {
+/** `Google API <METHOD> <URL> failed with <HTTP>[ <STATUS>][ (<reason>)]: <API message>[ Retry after <N> seconds.]` */
+function googleQuotaMessage(error: unknown): string {
   const seconds = retryAfterSecondsOf(error);
   const note = seconds === undefined ? undefined : `Retry after ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
-  return apiErrorText(error, { reason: quotaReasonOf(error), note });
+  return apiErrorText(error, { reason: reasonIn(apiErrorOf(error), QUOTA_REASONS), note });
 }
 
-/**
- * Quota and rate limits of Google APIs ({@link isGoogleQuotaError}): text as {@link googleQuotaMessage}, status 429,
- * logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleQuotaRule, ...coreRules] });
- * ```
- */
+/** Quota and rate limits of Google APIs (`google-quota`): status 429, logged at warn. */
 export const googleQuotaRule: ErrorRule = Object.freeze({
   name: 'google-quota',
   predicate: isGoogleQuotaError,

@@ -3,9 +3,10 @@
  * `insufficientPermissions` (legacy). Signing in again with the missing scopes fixes it, so the rule asks the policy to
  * append its re-authorization text.
  */
+import { failedRequestOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, reasonIn } from './body.js';
-import { apiErrorText, failedRequestOf } from './describe.js';
+import { apiErrorText } from './api-error-text.js';
 import { googleApiErrorStatus } from './api-error.js';
 
 /** Reasons that mean "the access token lacks a scope". */
@@ -21,13 +22,8 @@ function scopeReasonOf(error: unknown): string | undefined {
 /**
  * True for a Google API 403 caused by missing OAuth scopes: reason `ACCESS_TOKEN_SCOPE_INSUFFICIENT` or
  * `insufficientPermissions`, or Google's message `Request had insufficient authentication scopes.`.
- *
- * @example
- * ```ts
- * isGoogleInsufficientScopesError(error); // true when the token was granted drive.readonly and the call writes
- * ```
  */
-export function isGoogleInsufficientScopesError(error: unknown): boolean {
+function isGoogleInsufficientScopesError(error: unknown): boolean {
   if (googleApiErrorStatus(error) !== 403) return false;
   const api = apiErrorOf(error);
   return reasonIn(api, SCOPE_REASONS) !== undefined || api?.message === SCOPE_MESSAGE;
@@ -36,24 +32,14 @@ export function isGoogleInsufficientScopesError(error: unknown): boolean {
 /**
  * Client text of an insufficient-scopes failure:
  * `Google API <METHOD> <URL> failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): Request had insufficient authentication scopes.`
- *
- * @example
- * ```ts
- * googleInsufficientScopesMessage(error);
- * ```
  */
-export function googleInsufficientScopesMessage(error: unknown): string {
+function googleInsufficientScopesMessage(error: unknown): string {
   return apiErrorText(error, { reason: scopeReasonOf(error) });
 }
 
 /**
  * Insufficient OAuth scopes ({@link isGoogleInsufficientScopesError}): text as
  * {@link googleInsufficientScopesMessage} plus the policy's re-authorization text, status 401, logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleInsufficientScopesRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
- * ```
  */
 export const googleInsufficientScopesRule: ErrorRule = Object.freeze({
   name: 'google-insufficient-scopes',

@@ -3,7 +3,7 @@
  * neither an access token nor a refresh token (the user never signed in, or the stored tokens were lost). Signing in
  * fixes it, so the rule asks the policy to append its re-authorization text.
  */
-import { messageOf, readName, readStringWith } from '../read.js';
+import { messageOf, readString } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { isGaxiosError } from './gaxios.js';
 
@@ -21,19 +21,10 @@ const LONGEST = Math.max(...[...SIGN_IN_MESSAGES].map((message) => message.lengt
  * True for google-auth-library's "no token" errors: `No refresh token or refresh handler callback is set.`,
  * `No access, refresh token, API key or refresh handler callback is set.`, `No refresh token is set.` (a plain `Error`
  * with exactly that message).
- *
- * @example
- * ```ts
- * try {
- *   await new OAuth2Client({ clientId, clientSecret }).getAccessToken();
- * } catch (error) {
- *   isSignInRequiredError(error); // true
- * }
- * ```
  */
-export function isSignInRequiredError(error: unknown): boolean {
+function isSignInRequiredError(error: unknown): boolean {
   // GAL throws these plain Errors itself; a gaxios HTTP error is never one.
-  if (isGaxiosError(error) || readStringWith(error, readName) !== 'Error') return false;
+  if (isGaxiosError(error) || readString(error, 'name') !== 'Error') return false;
   const message = messageOf(error);
   return message.length <= LONGEST && SIGN_IN_MESSAGES.has(message);
 }
@@ -41,11 +32,6 @@ export function isSignInRequiredError(error: unknown): boolean {
 /**
  * No token to call Google with ({@link isSignInRequiredError}): GAL's message as it is, plus the policy's
  * re-authorization text, status 401, logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleSignInRequiredRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
- * ```
  */
 export const googleSignInRequiredRule: ErrorRule = Object.freeze({
   name: 'google-sign-in-required',

@@ -8,37 +8,22 @@ import { isAborted, isGoogleTransportError, isTimedOut } from './transport.js';
 
 /**
  * True for a gaxios (or HTTP-client-like) error without a response that timed out.
- *
- * @example
- * ```ts
- * isGoogleTimeoutError(error); // true for `request({ url, timeout: 100 })` against a slow server, gaxios 6, 7 or 8
- * ```
  */
-export function isGoogleTimeoutError(error: unknown): boolean {
+function isGoogleTimeoutError(error: unknown): boolean {
   return isGoogleTransportError(error) && isTimedOut(error);
 }
 
 /**
  * True for a gaxios (or HTTP-client-like) error without a response that was aborted through its `signal` (and did
  * not time out).
- *
- * @example
- * ```ts
- * isGoogleAbortError(error); // true after `controller.abort()` on the request's signal
- * ```
  */
-export function isGoogleAbortError(error: unknown): boolean {
+function isGoogleAbortError(error: unknown): boolean {
   return isGoogleTransportError(error) && isAborted(error);
 }
 
 /**
  * Timed-out gaxios requests ({@link isGoogleTimeoutError}): `The Google API request timed out.`, status 504, logged
  * at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleTimeoutRule, ...coreRules] });
- * ```
  */
 export const googleTimeoutRule: ErrorRule = Object.freeze({
   name: 'google-timeout',
@@ -51,11 +36,6 @@ export const googleTimeoutRule: ErrorRule = Object.freeze({
 /**
  * Aborted gaxios requests ({@link isGoogleAbortError}): `The Google API request was aborted.`, status 499 (client
  * closed request), logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleAbortRule, ...coreRules] });
- * ```
  */
 export const googleAbortRule: ErrorRule = Object.freeze({
   name: 'google-abort',

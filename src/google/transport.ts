@@ -5,11 +5,12 @@
  * (`GaxiosError -> TypeError('fetch failed') -> Error{code}`); gaxios 7 marks a timeout only through
  * `config.signal.reason.name`. So the error's `cause` / `error` / `errors[]` links are walked, bounded and cycle-safe.
  */
-import { findInChain } from '../chain.js';
-import { readProp, readString } from '../read.js';
-import { isNetworkCode, stringCodeOrErrno } from '../rules/codes.js';
+import { findInChain, someInChain } from '../kit/chain.js';
+import { isNetworkCode, stringCodeOrErrno } from '../kit/codes.js';
+import { httpStatusOf } from '../kit/http.js';
+import { readProp, readString } from '../kit/read.js';
 import { isAbortShape, isTimeoutError } from '../rules/timeout.js';
-import { configOf, httpStatusOf, isGoogleHttpError } from './gaxios.js';
+import { isGoogleHttpError } from './gaxios.js';
 
 /** Most errors looked at below one failure. */
 const MAX_NODES = 16;
@@ -20,12 +21,7 @@ const MAX_MEMBERS = 4;
 /** Codes of timeouts besides those of {@link isTimeoutError}. */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
-/** True when `test` holds for the error or one it wraps (breadth-first, at most 16, each once). */
-function someInChain(error: unknown, test: (node: unknown) => boolean): boolean {
-  return findInChain(error, (node) => (test(node) ? true : undefined), MAX_NODES, MAX_MEMBERS) === true;
-}
-
-/** A node's string code: `code`, else node-fetch's string `errno`. */
+/** True for a timeout ({@link isTimeoutError}) or an error whose code (or node-fetch `errno`) is a timeout's. */
 function isTimeoutNode(node: unknown): boolean {
   const code = stringCodeOrErrno(node);
   return isTimeoutError(node) || (code !== undefined && TIMEOUT_CODES.has(code));
@@ -53,8 +49,8 @@ export function isGoogleTransportError(error: unknown): boolean {
  * ```
  */
 export function isTimedOut(error: unknown): boolean {
-  const reason = readProp(readProp(configOf(error), 'signal'), 'reason');
-  return readString(reason, 'name') === 'TimeoutError' || someInChain(error, isTimeoutNode);
+  const reason = readProp(readProp(readProp(error, 'config'), 'signal'), 'reason');
+  return readString(reason, 'name') === 'TimeoutError' || someInChain(error, isTimeoutNode, MAX_NODES, MAX_MEMBERS);
 }
 
 /**
@@ -66,7 +62,7 @@ export function isTimedOut(error: unknown): boolean {
  * ```
  */
 export function isAborted(error: unknown): boolean {
-  return !isTimedOut(error) && someInChain(error, isAbortShape);
+  return !isTimedOut(error) && someInChain(error, isAbortShape, MAX_NODES, MAX_MEMBERS);
 }
 
 /**

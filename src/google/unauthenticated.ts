@@ -3,20 +3,16 @@
  * is of the wrong kind). Signing in again fixes it, so the rule asks the policy to append its re-authorization text.
  * OAuth token endpoint errors (`invalid_client`...) are not this: they carry an OAuth body, not an API one.
  */
+import { failedRequestOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
-import { apiErrorText, failedRequestOf } from './describe.js';
+import { apiErrorText } from './api-error-text.js';
 import { googleApiErrorStatus } from './api-error.js';
 
 /**
  * True for a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not an OAuth token error.
- *
- * @example
- * ```ts
- * isGoogleUnauthenticatedError(error); // true for 401 "Request had invalid authentication credentials..."
- * ```
  */
-export function isGoogleUnauthenticatedError(error: unknown): boolean {
+function isGoogleUnauthenticatedError(error: unknown): boolean {
   const status = googleApiErrorStatus(error);
   if (status === undefined || oauthErrorOf(error) !== undefined) return false;
   return status === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED';
@@ -24,24 +20,14 @@ export function isGoogleUnauthenticatedError(error: unknown): boolean {
 
 /**
  * Client text: `Google API <METHOD> <URL> failed with 401 UNAUTHENTICATED: <API message>`.
- *
- * @example
- * ```ts
- * googleUnauthenticatedMessage(error);
- * ```
  */
-export function googleUnauthenticatedMessage(error: unknown): string {
+function googleUnauthenticatedMessage(error: unknown): string {
   return apiErrorText(error);
 }
 
 /**
  * Credentials a Google API rejected ({@link isGoogleUnauthenticatedError}): text as
  * {@link googleUnauthenticatedMessage} plus the policy's re-authorization text, status 401, logged at warn.
- *
- * @example
- * ```ts
- * createErrorPolicy({ rules: [googleUnauthenticatedRule, ...coreRules], reauthorize: 'Run `acme auth login`.' });
- * ```
  */
 export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
   name: 'google-unauthenticated',

@@ -3,7 +3,7 @@
  * applies them before its own rules, whatever `rules` holds, unless `maskDeliberateErrors` is set.
  */
 import { isDeliberateError, isResourceNotFoundError } from '../errors.js';
-import { messageOf } from '../read.js';
+import { messageOf } from '../kit/read.js';
 import { RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import type { ErrorRule } from './rule.js';
 

@@ -2,30 +2,22 @@
  * Node network failures. Their messages carry full URLs (with API keys in the query), so the client text is fixed:
  * it names the code and never the URL.
  */
-import { NETWORK_CODE_TEXT, isNetworkCode, stringCode } from './codes.js';
+import { NETWORK_CODE_TEXT, isNetworkCode, stringCode } from '../kit/codes.js';
 import type { ErrorRule } from './rule.js';
 
 /**
  * True for a Node or undici network failure: a string `code` such as `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET` or
  * `UND_ERR_SOCKET`. fetch's `TypeError: fetch failed` carries the code on its `cause`, which the policy's cause walk
  * reaches.
- * @example
- * ```ts
- * isNetworkError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })); // true
- * ```
  */
-export function isNetworkError(error: unknown): boolean {
+function isNetworkError(error: unknown): boolean {
   return isNetworkCode(stringCode(error));
 }
 
 /**
  * Fixed client text for a network failure, naming the code and never the URL.
- * @example
- * ```ts
- * networkErrorMessage(error); // 'Network error: connection refused (ECONNREFUSED)'
- * ```
  */
-export function networkErrorMessage(error: unknown): string {
+function networkErrorMessage(error: unknown): string {
   const code = stringCode(error) ?? 'UNKNOWN';
   const words = Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, code) ? NETWORK_CODE_TEXT[code] : 'network error';
   return `Network error: ${words} (${code})`;
@@ -33,10 +25,6 @@ export function networkErrorMessage(error: unknown): string {
 
 /**
  * Node network failures, shown as `Network error: <what> (<CODE>)`, status 502, logged at warn.
- * @example
- * ```ts
- * createErrorPolicy({ rules: [deliberateErrorRule, networkErrorRule] });
- * ```
  */
 export const networkErrorRule: ErrorRule = Object.freeze({
   name: 'network',

@@ -2,7 +2,7 @@
  * ZodError, as an opt-in rule. Not in the core rules: the SDK validates a tool's arguments before the handler runs,
  * so a ZodError inside a handler usually comes from parsing upstream data, which is a server bug.
  */
-import { isObjectLike, readName, readProp, readString, readStringWith } from '../read.js';
+import { isObjectLike, readProp, readString } from '../kit/read.js';
 import type { ErrorRule } from './rule.js';
 
 const MAX_ISSUES = 10;
@@ -19,14 +19,9 @@ function traitsHaveZodError(error: unknown): boolean {
 /**
  * True for a zod error of any version and build: zod 3 (`ZodError`), zod 4 classic (`ZodError`) and mini
  * (`$ZodError`), recognised by name and `issues` array or by zod 4's traits.
- *
- * @example
- * ```ts
- * isZodError(z.string().safeParse(1).error); // true
- * ```
  */
-export function isZodError(error: unknown): boolean {
-  const name = readStringWith(error, readName);
+function isZodError(error: unknown): boolean {
+  const name = readString(error, 'name');
   if ((name === 'ZodError' || name === '$ZodError') && Array.isArray(readProp(error, 'issues'))) return true;
   return traitsHaveZodError(error);
 }
@@ -41,14 +36,8 @@ function issuePath(issue: unknown): string {
  * Client text for a zod error: `Invalid data: name: Invalid input: expected string, received number`, one issue per
  * `; `. zod 4 messages never echo the input, so they are used; zod 3's can (enum and literal checks quote the value),
  * so for zod 3 only the issue's `code` and `expected` are shown.
- *
- * @example
- * ```ts
- * zodErrorMessage(z.object({ name: z.string() }).safeParse({ name: 1 }).error);
- * // 'Invalid data: name: Invalid input: expected string, received number'
- * ```
  */
-export function zodErrorMessage(error: unknown): string {
+function zodErrorMessage(error: unknown): string {
   const issues = readProp(error, 'issues');
   if (!Array.isArray(issues) || issues.length === 0) return 'Invalid data';
   const isV4 = isObjectLike(readProp(error, '_zod'));

@@ -9,7 +9,7 @@
  */
 import type { Classification } from '../classify.js';
 import type { ErrorPolicy } from '../policy.js';
-import { hasKey, isObjectLike } from '../read.js';
+import { hasKey, isObjectLike } from '../kit/read.js';
 
 /** Who governs a call: the policy and name of the outermost wrapper that governs inner ones. */
 export interface Governor {

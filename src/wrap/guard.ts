@@ -10,7 +10,7 @@
 import { classifyError, type Classification } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import { defaultPolicy, type ErrorPolicy } from '../policy.js';
-import { readProp } from '../read.js';
+import { readProp } from '../kit/read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';

@@ -1,6 +1,6 @@
 /** The options every wrapper takes, and their validation. */
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
-import { isObjectLike } from '../read.js';
+import { isObjectLike } from '../kit/read.js';
 import type { GuardOptions } from './guard.js';
 
 /** Options of the wrappers. */

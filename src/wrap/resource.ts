@@ -2,7 +2,7 @@
  * Resources: a failure becomes a JSON-RPC error. Anticipated failures keep their text (ResourceNotFoundError: -32002,
  * others -32603 unless the rule says otherwise); a crash names only the URI and the reference.
  */
-import { readString } from '../read.js';
+import { readString } from '../kit/read.js';
 import { guard } from './guard.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 import { rpcShape } from './rpc-error.js';

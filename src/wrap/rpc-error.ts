@@ -30,7 +30,7 @@ export class PolicyRpcError extends Error {
 }
 
 /** "Error reading resource <uri>" / "Error getting prompt <name>". */
-function subject(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy | undefined): string {
+function failedCallText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy | undefined): string {
   const what = handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
   if (name === undefined) return what;
   return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
@@ -51,7 +51,7 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
       }
       if (classification.kind === 'crash') {
         const detail = classification.detail === undefined ? '' : `: ${classification.detail}`;
-        throw new PolicyRpcError(INTERNAL_ERROR_CODE, `${subject(handler, name, policy)}${detail} (reference ${classification.reference})`);
+        throw new PolicyRpcError(INTERNAL_ERROR_CODE, `${failedCallText(handler, name, policy)}${detail} (reference ${classification.reference})`);
       }
       throw classification.error;
     },
@@ -59,7 +59,7 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
       throw new PolicyRpcError(INTERNAL_ERROR_CODE, message);
     },
     answerUnreadable(name): never {
-      throw new PolicyRpcError(INTERNAL_ERROR_CODE, subject(handler, name, undefined));
+      throw new PolicyRpcError(INTERNAL_ERROR_CODE, failedCallText(handler, name, undefined));
     },
     ...(nameFromArgs === undefined ? {} : { nameFromArgs }),
   };

@@ -4,7 +4,7 @@
  */
 import { classifyError, type Classification } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
-import { messageOf } from '../read.js';
+import { messageOf } from '../kit/read.js';
 import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { markAnswer } from './calls.js';

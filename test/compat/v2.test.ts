@@ -10,11 +10,11 @@ import {
   applyErrorPolicy,
   classifyError,
   createErrorPolicy,
-  isProtocolError,
   ResourceNotFoundError as OwnResourceNotFoundError,
   withClientVisibleResourceErrors,
   type LogRecord,
 } from '../../src/index.js';
+import { isProtocolError } from '../../src/protocol.js';
 import { appendFileSync } from 'node:fs';
 import { thrownBy, versionOf } from './loaded.js';
 import { inProcessCall, type Observed, type ObservedRecord } from './observe.js';

@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { isGaxiosError, isHttpClientError } from '../../src/google/index.js';
+import { isGaxiosError } from '../../src/google/index.js';
+import { isHttpClientError } from '../../src/kit/http.js';
 import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
 import { caught, expectNoSecrets, expectOutcome, isolateGoogleEnvironment, render, SECRETS } from './support.js';
 

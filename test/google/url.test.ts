@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/google/index.js';
-import { MAX_URL_LENGTH, redactParsedUrl } from '../../src/google/url.js';
+import { MAX_URL_LENGTH } from '../../src/kit/url.js';
 
 describe('redactUrl', () => {
   it('redacts key=, access_token=, token=, client_secret= and other credential parameters; keeps the rest', () => {
@@ -44,38 +44,6 @@ describe('redactUrl', () => {
         expect(out).not.toContain(secret);
         expect(out).toContain(`${name}=[REDACTED]`);
       }),
-    );
-  });
-  // The hand-cut path for plain http(s) URLs must give exactly what the WHATWG parser gives.
-  const urlPieces = fc.constantFrom(
-    'http://', 'HTTPS://', 'https://', 'hTTp:/', 'user:pw@', '@', 'Example.COM', 'www.googleapis.com', '127.0.0.1', '256.1.1.1',
-    '0x7f.1', '1.2.3', 'xn--abc', 'XN--zz', 'a-b.c', '.', '..', ':', ':80', ':443', ':8080', ':65536', ':0', '/', '/.', '/..',
-    '/%2e', '/.%2E', '/a', "'", '"', '`', '{', '|', '%41', '%', '?', '&', '=', 'key=AIzaSyFAKE', 'Access%5FToken=x', 'fields=id',
-    '#', 'frag', ' ', '\\', 'é', '-', '<', '\t', '[::1]',
-  );
-  const scheme = fc.constantFrom('http://', 'https://', 'HTTP://', 'Https://');
-  const label = fc.stringMatching(/^[A-Za-z0-9-]{1,8}$/);
-  const host = fc.oneof(
-    fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.')),
-    fc.tuple(fc.nat(300), fc.nat(300), fc.nat(300), fc.nat(300)).map((octets) => octets.join('.')),
-  );
-  const port = fc.option(fc.oneof(fc.constantFrom(80, 443, 0, 65535, 65536, 99999), fc.nat(70000)).map((n) => `:${n}`), { nil: '' });
-  const segment = fc.oneof(fc.constantFrom('.', '..', '%2e', '%2E.', '', 'a b', '{x}'), fc.stringMatching(/^[!$&'()*+,;=:@A-Za-z0-9._~%-]{0,8}$/));
-  const query = fc.option(
-    fc.array(fc.tuple(fc.constantFrom('key', 'KEY', 'fields', 'pageToken', 'alt', 'q', 'a%5Fb', ''), fc.stringMatching(/^[!-~]{0,8}$/)), { maxLength: 4 })
-      .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
-    { nil: '' },
-  );
-  const wellFormed = fc
-    .tuple(scheme, fc.option(fc.stringMatching(/^[!-~]{0,8}@$/), { nil: '' }), host, port, fc.array(segment, { maxLength: 4 }), query, fc.option(fc.string(), { nil: undefined }))
-    .map(([s, user, h, p, segments, q, fragment]) => `${s}${user}${h}${p}${segments.map((x) => `/${x}`).join('')}${q}${fragment === undefined ? '' : `#${fragment}`}`);
-
-  it('cuts plain http(s) URLs exactly as the WHATWG parser does (property)', () => {
-    fc.assert(
-      fc.property(fc.oneof(wellFormed, fc.array(urlPieces, { maxLength: 12 }).map((parts) => parts.join(''))), (url) => {
-        expect(redactUrl(url)).toBe(redactParsedUrl(url));
-      }),
-      { numRuns: 20_000 },
     );
   });
 });

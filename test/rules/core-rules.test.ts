@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
-import { classifyError, coreRules, createErrorPolicy, createFileSystemRule, fileSystemRule, zodErrorRule } from '../../src/index.js';
+import { classifyError, coreRules, createErrorPolicy, zodErrorRule } from '../../src/index.js';
 import { closedPort, rejectionOf, startHttp } from '../support/loopback.js';
 
 const policy = createErrorPolicy({ logger: () => undefined });
@@ -89,15 +89,6 @@ describe('file-system rule on real errors', () => {
 
   it('shows EISDIR', async () => {
     expect(anticipated(await rejectionOf(readFile('/tmp'))).message).toBe('File system error: is a directory (EISDIR, read)');
-  });
-
-  it('shows the path when the rule is made to allow it', async () => {
-    const withPaths = createErrorPolicy({
-      logger: () => undefined,
-      rules: coreRules.map((rule) => (rule === fileSystemRule ? createFileSystemRule({ exposePaths: true }) : rule)),
-    });
-    const error = await rejectionOf(readFile('/nonexistent/report.csv'));
-    expect(anticipated(error, withPaths).message).toBe("File system error: no such file or directory (ENOENT, open) '/nonexistent/report.csv'");
   });
 
   it('shows a missing binary by syscall name only', async () => {

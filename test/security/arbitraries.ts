@@ -13,7 +13,8 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { MAX_CHAIN_NODES, ResourceError, ResourceNotFoundError, ToolError } from '../../src/index.js';
+import { ResourceError, ResourceNotFoundError, ToolError } from '../../src/index.js';
+import { MAX_CHAIN_NODES } from '../../src/kit/chain.js';
 import { CANARY, type Expectation } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------------

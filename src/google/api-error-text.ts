@@ -9,10 +9,9 @@
  * The URL is followed by a space: secret scrubbers that redact `key=<value>` up to the next space or `&` then cannot
  * swallow the text after it.
  */
-import type { FailedRequest } from '../rules/rule.js';
+import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from '../kit/http.js';
+import { redactUrl } from '../kit/url.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
-import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from './gaxios.js';
-import { redactUrl, redactUrlObject } from './url.js';
 
 /** Extras some rules add to the shared text. */
 export interface ApiErrorTextOptions {
@@ -22,43 +21,10 @@ export interface ApiErrorTextOptions {
   readonly note?: string | undefined;
 }
 
-const NO_OPTIONS: ApiErrorTextOptions = Object.freeze({});
-
-/**
- * `<METHOD> <URL>` of the failed request, with credentials stripped from the URL, or `undefined` when the error holds
- * no URL.
- *
- * @example
- * ```ts
- * describeRequest(error); // 'GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED]&fields=id'
- * ```
- */
-export function describeRequest(error: unknown): string | undefined {
-  const url = redactedRequestUrl(error);
-  return url === undefined ? undefined : `${requestMethodOf(error)} ${url}`;
-}
-
-/**
- * The failed request, for the log record (`rule.request` of the Google HTTP rules): method, credential-free URL and
- * HTTP status, each only where the error holds it.
- */
-export function failedRequestOf(error: unknown): FailedRequest | undefined {
-  const url = redactedRequestUrl(error);
-  const status = httpStatusOf(error);
-  if (url === undefined && status === undefined) return undefined;
-  return { method: url === undefined ? undefined : requestMethodOf(error), url, status };
-}
-
-/** The request URL without credentials, or `undefined` when the error holds none (or a URL whose getters throw). */
-function redactedRequestUrl(error: unknown): string | undefined {
+/** `<METHOD> <URL>` of the failed request, credentials stripped from the URL, or `undefined` when it holds no URL. */
+function requestLine(error: unknown): string | undefined {
   const url = requestUrlOf(error);
-  if (url === undefined) return undefined;
-  if (typeof url === 'string') return redactUrl(url);
-  try {
-    return redactUrlObject(url);
-  } catch {
-    return undefined;
-  }
+  return url === undefined ? undefined : `${requestMethodOf(error)} ${redactUrl(url)}`;
 }
 
 function withNote(message: string, note: string | undefined): string {
@@ -75,7 +41,7 @@ function withNote(message: string, note: string | undefined): string {
  * // 'Google API GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission'
  * ```
  */
-export function apiErrorText(error: unknown, options: ApiErrorTextOptions = NO_OPTIONS): string {
+export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}): string {
   const http = httpStatusOf(error);
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
@@ -83,7 +49,7 @@ export function apiErrorText(error: unknown, options: ApiErrorTextOptions = NO_O
   const message = api?.message ?? oauth?.description ?? httpStatusTextOf(error) ?? 'no details';
   const head = http === undefined ? status : status === undefined ? `${http}` : `${http} ${status}`;
   const reason = options.reason === undefined ? '' : ` (${options.reason})`;
-  const request = describeRequest(error);
+  const request = requestLine(error);
   const what = request === undefined ? 'Google API request' : `Google API ${request}`;
   return `${what} failed${head === undefined ? '' : ` with ${head}`}${reason}: ${withNote(message, options.note)}`;
 }

@@ -1,23 +1,23 @@
-/** Reading the `code`, `name` and `type` of Node, undici and node-fetch errors. */
-import { readCode, readErrno, readStringWith } from '../read.js';
+/** The `code` of Node, undici and node-fetch errors, and the network failure codes among them. */
+import { readString } from './read.js';
 
 /** What a code looks like: `ECONNREFUSED`, `UND_ERR_SOCKET`, `ABORT_ERR`, `TimeoutError`. Anything else is not echoed. */
 const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_]{1,40}$/;
 
-/** The error's string `code` or `errno` (as `read` reads it) when it is shaped like a code, or `undefined`. */
-function codeShaped(error: unknown, read: (value: { readonly code?: unknown; readonly errno?: unknown }) => unknown): string | undefined {
-  const code = readStringWith(error, read);
+/** The error's string `code` or `errno` (`key`) when it is shaped like a code, or `undefined`. */
+function codeShaped(error: unknown, key: 'code' | 'errno'): string | undefined {
+  const code = readString(error, key);
   return code !== undefined && CODE_SHAPE.test(code) ? code : undefined;
 }
 
 /** The error's string `code` (Node system errors, undici) when it is shaped like one, or `undefined`. */
 export function stringCode(error: unknown): string | undefined {
-  return codeShaped(error, readCode);
+  return codeShaped(error, 'code');
 }
 
 /** The error's code: its string `code`, else node-fetch's string `errno`, each when shaped like a code. */
 export function stringCodeOrErrno(error: unknown): string | undefined {
-  return codeShaped(error, readCode) ?? codeShaped(error, readErrno);
+  return codeShaped(error, 'code') ?? codeShaped(error, 'errno');
 }
 
 /** Human words for the network error codes a server meets. */

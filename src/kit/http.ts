@@ -1,0 +1,114 @@
+/**
+ * Structural readers of HTTP client errors: the shape gaxios, axios and their kin share (`config` with the request's
+ * `method` and `url`, `response` with `status`, `statusText`, `headers` and `data`), or a bare numeric `status`.
+ * Nothing here imports an HTTP client; every read is a safe one (see read.ts).
+ */
+import type { FailedRequest } from '../rules/rule.js';
+import { hasKey, isObjectLike, readProp, readString } from './read.js';
+import { redactUrl } from './url.js';
+
+/** Longest response body (in characters) parsed as JSON when it arrives as a string. */
+const MAX_JSON_BODY = 256 * 1024;
+
+/**
+ * True for an integer HTTP status from 100 to 599.
+ * @example
+ * ```ts
+ * isHttpStatus(404); // true
+ * isHttpStatus('404'); // false
+ * ```
+ */
+export function isHttpStatus(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
+/**
+ * True for an error shaped like an HTTP client's: an object `config` and a `response` key (possibly `undefined`, when
+ * the request got no response). google-auth-library's STS errors are plain `Error`s that copy `config` and `response`
+ * from the gaxios error they replace; axios errors have the same two fields.
+ */
+export function isHttpClientError(error: unknown): boolean {
+  return isObjectLike(readProp(error, 'config')) && hasKey(error, 'response');
+}
+
+/**
+ * The HTTP status of a failed request: `response.status`, else a numeric `status` on the error itself. Never `code`
+ * (a string for system errors, something else again per client). `undefined` when the request got no response
+ * (network failures, timeouts).
+ */
+export function httpStatusOf(error: unknown): number | undefined {
+  const status = readProp(readProp(error, 'response'), 'status');
+  if (isHttpStatus(status)) return status;
+  const own = readProp(error, 'status');
+  return isHttpStatus(own) ? own : undefined;
+}
+
+/** The response's `statusText` (`Forbidden`, `Bad Gateway`), when it is a short line of printable ASCII. */
+export function httpStatusTextOf(error: unknown): string | undefined {
+  const text = readString(readProp(error, 'response'), 'statusText')?.trim();
+  return text !== undefined && /^[\x20-\x7e]{1,80}$/.test(text) ? text : undefined;
+}
+
+/**
+ * The response body: `response.data`, parsed when it is a JSON object as a string of at most 256 KiB (responses read
+ * as text). Any other body (an HTML page, a stream) is returned as it is; callers never show it.
+ */
+export function responseBodyOf(error: unknown): unknown {
+  const data = readProp(readProp(error, 'response'), 'data');
+  if (typeof data !== 'string' || data.length > MAX_JSON_BODY) return data;
+  const trimmed = data.trim();
+  if (!trimmed.startsWith('{')) return data;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return data;
+  }
+}
+
+/**
+ * A response header: from a WHATWG `Headers` (`headers.get(name)`; fetch-based clients) or a plain object with
+ * lower-case keys (node-fetch, axios; a string or the first of an array). `undefined` when absent or unreadable.
+ */
+export function responseHeaderOf(error: unknown, name: string): string | undefined {
+  const headers = readProp(readProp(error, 'response'), 'headers');
+  if (!isObjectLike(headers)) return undefined;
+  const get = readProp(headers, 'get');
+  if (typeof get === 'function') {
+    try {
+      const value: unknown = (get as (this: unknown, key: string) => unknown).call(headers, name);
+      if (typeof value === 'string') return value;
+    } catch {
+      // fall through to the plain-object form
+    }
+  }
+  const value = readProp(headers, name.toLowerCase());
+  if (typeof value === 'string') return value;
+  const first: unknown = Array.isArray(value) ? value[0] : undefined;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** The request method from `config.method`, upper case; `GET` when unset or not a method name (gaxios leaves GET unset). */
+export function requestMethodOf(error: unknown): string {
+  const method = readString(readProp(error, 'config'), 'method')?.toUpperCase();
+  return method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : 'GET';
+}
+
+/**
+ * The request URL from `config.url`: a string, or the `href` of a WHATWG `URL` (or any object with a string `href`),
+ * with its credentials still in it: pass it through `redactUrl` (url.ts) before showing it.
+ */
+export function requestUrlOf(error: unknown): string | undefined {
+  const url = readProp(readProp(error, 'config'), 'url');
+  return typeof url === 'string' ? url : readString(url, 'href');
+}
+
+/**
+ * The failed request, for the log record (a rule's `request`): method, credential-free URL and HTTP status, each only
+ * where the error holds it; `undefined` when it holds neither a URL nor a status.
+ */
+export function failedRequestOf(error: unknown): FailedRequest | undefined {
+  const url = requestUrlOf(error);
+  const status = httpStatusOf(error);
+  if (url === undefined && status === undefined) return undefined;
+  return url === undefined ? { status } : { method: requestMethodOf(error), url: redactUrl(url), status };
+}

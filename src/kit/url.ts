@@ -1,0 +1,93 @@
+/**
+ * Request URLs without their credentials. HTTP clients keep the request URL on their errors, API keys and tokens in
+ * the query included (googleapis sends API keys as `?key=`; gaxios's own redactor covers only `token` and
+ * `client_secret`): a URL is shown only after this has replaced every credential-looking query value.
+ */
+import { REDACTED, boundLength } from '../text.js';
+
+/** Longest URL shown, in characters. */
+export const MAX_URL_LENGTH = 300;
+
+/** Query parameter names whose values are credentials, matched whole (case-insensitive). */
+const SECRET_PARAMS = [
+  'key',
+  'api_key',
+  'api-key',
+  'apikey',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'client_secret',
+  'assertion',
+  'subject_token',
+  'actor_token',
+  'code',
+  'code_verifier',
+  'password',
+  'passwd',
+  'secret',
+  'sig',
+  'signature',
+  'upload_id',
+  'auth',
+  'authorization',
+  'jwt',
+];
+
+/**
+ * The exact names of {@link SECRET_PARAMS}, and name shapes that are credentials wherever they occur (`pageToken`
+ * too: an opaque value, useless to the client).
+ */
+const SECRET_PARAM_NAME = new RegExp(
+  `^(?:${SECRET_PARAMS.join('|')})$|token|secret|passw|signature|credential|api[_-]?key|session`,
+  'i',
+);
+
+/** True when a query parameter of this (raw, possibly percent-encoded) name holds a credential. */
+function isSecretParam(rawName: string): boolean {
+  let name = rawName;
+  try {
+    name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+  } catch {
+    // not valid percent-encoding: test the raw name
+  }
+  return SECRET_PARAM_NAME.test(name);
+}
+
+/** `?query` (given without its `?`) with the value of every credential parameter replaced, or `''` for none. */
+function redactQuery(query: string): string {
+  if (query === '') return '';
+  const params = query.split('&').map((param) => {
+    const eq = param.indexOf('=');
+    const name = eq === -1 ? param : param.slice(0, eq);
+    return isSecretParam(name) ? `${name}=${REDACTED}` : param;
+  });
+  return `?${params.join('&')}`;
+}
+
+/**
+ * The URL with credentials removed: the values of credential query parameters (`key`, `access_token`, `token`,
+ * `client_secret`, `refresh_token`, anything named like a token, secret or signature) become `[REDACTED]`, user info
+ * (`user:password@`) and the fragment are dropped, and the result is bounded to 300 characters.
+ * Text that does not parse as a URL keeps only its part before `?` or `#`.
+ *
+ * @example
+ * ```ts
+ * redactUrl('https://sheets.googleapis.com/v4/spreadsheets/abc?key=AIzaSy...&fields=id');
+ * // 'https://sheets.googleapis.com/v4/spreadsheets/abc?key=[REDACTED]&fields=id'
+ * ```
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    const cut = url.search(/[?#]/);
+    const path = cut === -1 ? url : url.slice(0, cut);
+    return boundLength(path.replace(/\s/g, '%20'), MAX_URL_LENGTH);
+  }
+  const { protocol } = parsed;
+  const origin = protocol === 'http:' || protocol === 'https:' ? `${protocol}//${parsed.host}` : protocol;
+  return boundLength(`${origin}${parsed.pathname}${redactQuery(parsed.search.slice(1))}`, MAX_URL_LENGTH);
+}
