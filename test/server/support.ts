@@ -69,6 +69,14 @@ export function referenceIn(text: string): string {
   return match[1];
 }
 
+/**
+ * The text with every `(reference <12 hex>)` written `(reference <id>)`: a search for a short literal (`403`, say)
+ * in text holding a random reference id must not find it inside the id.
+ */
+export function withoutReferences(text: string): string {
+  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)');
+}
+
 /** Waits for in-flight notifications to arrive. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
