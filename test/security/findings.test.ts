@@ -1,7 +1,7 @@
 /**
- * Bugs these tests found in src/ (not fixed here: src/ belongs to the lead). Each test states the contract and FAILS
- * until the source is fixed; the minimal failing value is in the test. Details, file/line and the proposed fix are in
- * the security report (and in the comment of each test).
+ * Regression tests for bugs a security review found in src/, all fixed since: each test states the contract with the
+ * minimal value that once broke it, and fails again if the bug comes back. The comment of each test says what the
+ * bug was and how it was fixed. (The file and function names below are those of the review.)
  *
  * FINDING 1  src/text.ts SECRET_PATTERNS + src/report.ts frames(): quadratic scrubbing and unbounded stack lines: a
  *            message with a line starting `at ` (peer text inside an error message is enough) makes one failure cost
