@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineConfig, type UserConfig } from 'tsdown';
 
 // Readable output without comments: the TSDoc lives in the type declarations, where editors read it; the JavaScript
@@ -19,13 +20,19 @@ const common: UserConfig = {
  * import CommonJS; TypeScript follows `export *` there in every module mode). The packed tarball then carries the
  * TSDoc'd declarations once instead of twice. scripts/smoke-packed.sh type-checks a user's ESM and CJS files against
  * the packed package, and @arethetypeswrong/cli checks both conditions.
+ *
+ * The file goes into the build's own output folder (`options.outDir`, resolved by tsdown: `dist/` by default, or the
+ * folder given with `-d`, as the import test does with a scratch folder), never into a path relative to the working
+ * directory. A build without declarations (`--no-dts`) gets no `.d.mts` either.
  */
 function declarationsOnce(entry: string): NonNullable<UserConfig['hooks']> {
+  const base = entry.split('/').pop() ?? entry;
   return {
-    'build:done': async () => {
+    'build:done': async ({ options }) => {
+      if (options.dts === false) return;
       await writeFile(
-        `dist/${entry}.d.mts`,
-        `// The declarations, with their TSDoc, are in ${entry.split('/').pop()}.d.cts: one copy for both formats.\nexport * from './${entry.split('/').pop()}.cjs';\n`,
+        join(options.outDir, `${entry}.d.mts`),
+        `// The declarations, with their TSDoc, are in ${base}.d.cts: one copy for both formats.\nexport * from './${base}.cjs';\n`,
       );
     },
   };

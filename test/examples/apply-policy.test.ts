@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from '../support/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { exampleForThisFile } from '../support/stdio.js';
 
-let example: RunningExample;
-beforeAll(async () => {
-  example = await startExample('examples/apply-policy.ts');
-});
-afterAll(async () => {
-  await example.close();
-});
+const example = exampleForThisFile('examples/apply-policy.ts');
 
 describe('examples/apply-policy.ts over stdio', () => {
   it('covers tools, resources and prompts registered after the call, with one record and one access line each', async () => {

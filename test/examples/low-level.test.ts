@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from '../support/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { exampleForThisFile } from '../support/stdio.js';
 
-let example: RunningExample;
-beforeAll(async () => {
-  example = await startExample('examples/low-level.ts');
-});
-afterAll(async () => {
-  await example.close();
-});
+const example = exampleForThisFile('examples/low-level.ts');
 
 describe('examples/low-level.ts over stdio', () => {
   it('answers, shows a ToolError, masks a crash and lets a protocol error through', async () => {

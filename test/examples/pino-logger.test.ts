@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from '../support/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { exampleForThisFile } from '../support/stdio.js';
 
-let example: RunningExample;
-beforeAll(async () => {
-  example = await startExample('examples/pino-logger.ts');
-});
-afterAll(async () => {
-  await example.close();
-});
+const example = exampleForThisFile('examples/pino-logger.ts');
 
 function records(): Record<string, unknown>[] {
   return example.stderr().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from '../support/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { exampleForThisFile } from '../support/stdio.js';
 
-let example: RunningExample;
-beforeAll(async () => {
-  example = await startExample('examples/quickstart.ts');
-});
-afterAll(async () => {
-  await example.close();
-});
+const example = exampleForThisFile('examples/quickstart.ts');
 
 describe('examples/quickstart.ts over stdio', () => {
   it('answers a good call', async () => {

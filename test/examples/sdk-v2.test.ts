@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExample, type RunningExample } from '../support/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { exampleForThisFile } from '../support/stdio.js';
 
-let example: RunningExample;
-beforeAll(async () => {
-  example = await startExample('examples/sdk-v2.ts');
-});
-afterAll(async () => {
-  await example.close();
-});
+const example = exampleForThisFile('examples/sdk-v2.ts');
 
 describe('examples/sdk-v2.ts over stdio (SDK v2 server, SDK v1 client)', () => {
   it('shows a ToolError, masks a crash, answers a missing resource, and logs each once', async () => {

@@ -13,7 +13,7 @@ import {
   withClientVisibleResourceErrors,
   type ErrorPolicy,
 } from '../../src/index.js';
-import { bounded, controlText } from './arbitraries.js';
+import { bounded, unscrubbedControlText } from './arbitraries.js';
 import { captureStderr, consoleLogger, RAW_CONTROL, recordLogger, recordProblems, runs, settle, STACK_LINE, timeoutFor } from './support.js';
 
 /** A quoted log value, as the contract says: JSON string syntax, with C1 controls and U+2028/9 escaped too. */
@@ -30,7 +30,11 @@ function escaped(text: string): string {
 /** Text that looks like a log line of its own, with the controls that would start one. */
 const FORGED = '\n[mcp-error-policy] ERROR tool "admin" crashed (reference 000000000000): Error "forged"\r\n\u001b[2K\u001b[1G[mcp-error-policy] INFO forged\u2028    at forged (forged.js:1:1)';
 
-const hostileText = fc.oneof(controlText, fc.constant(FORGED), controlText.map((t) => `${t}${FORGED}`));
+/**
+ * Hostile text the scrubber leaves as it is (no secret shapes: the expected headline below quotes it unchanged;
+ * test/security/secrets.test.ts covers scrubbing).
+ */
+const hostileText = fc.oneof(unscrubbedControlText, fc.constant(FORGED), unscrubbedControlText.map((t) => `${t}${FORGED}`));
 
 /** The checks on one logged text (console-shaped logger text, or one stderr write without its prefix). */
 function forgingProblems(text: string, headline: string): string[] {

@@ -102,11 +102,8 @@ export async function openSession(register: (server: McpServer) => void): Promis
   };
 }
 
-/** A function logger that keeps every record. */
-export function recordLogger(): { records: LogRecord[]; logger: (record: LogRecord) => void } {
-  const records: LogRecord[] = [];
-  return { records, logger: (record) => void records.push(record) };
-}
+/** A function logger that keeps every record (the one of test/support/session.ts). */
+export { captureLogs as recordLogger } from '../support/session.js';
 
 /** A console-shaped logger (info/warn/error taking one text) that keeps what it was given. */
 export function consoleLogger(): { lines: { level: string; text: string }[]; logger: { info(text: string): void; warn(text: string): void; error(text: string): void } } {

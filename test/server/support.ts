@@ -4,7 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ErrorPolicyOptions, LogRecord, Outcome } from '../../src/index.js';
 import { createErrorPolicy } from '../../src/index.js';
 
@@ -36,10 +36,7 @@ export async function connect(server: McpServer) {
   return { client, notifications };
 }
 
-/** A fresh v1 McpServer. */
-export function newServer(): McpServer {
-  return new McpServer({ name: 'test-server', version: '1.0.0' });
-}
+export { newServer, REFERENCE } from '../support/session.js';
 
 /** The JSON-RPC error a client request rejects with: its code and message, as the client shows them. */
 export async function rpcError(promise: Promise<unknown>): Promise<{ code: unknown; message: string; data: unknown }> {
@@ -59,14 +56,19 @@ export function textOf(result: unknown): string {
   return content[0].text ?? '';
 }
 
-/** A 12-hex-digit reference id. */
-export const REFERENCE = /^[0-9a-f]{12}$/;
-
 /** The reference id at the end of a crash text. */
 export function referenceIn(text: string): string {
   const match = /\(reference ([0-9a-f]{12})\)$/.exec(text);
   if (match?.[1] === undefined) throw new Error(`no reference in ${JSON.stringify(text)}`);
   return match[1];
+}
+
+/**
+ * The text with every `(reference <12 hex>)` written `(reference <id>)`: a search for a short literal (`403`, say)
+ * in text holding a random reference id must not find it inside the id.
+ */
+export function withoutReferences(text: string): string {
+  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)');
 }
 
 /** Waits for in-flight notifications to arrive. */

@@ -1,6 +1,7 @@
 /** Test support: start an example server as a stdio subprocess (through tsx) and connect the real SDK Client. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A running example and a connected client. */
 export interface RunningExample {
@@ -38,5 +39,31 @@ export async function startExample(file: string, env: Record<string, string> = {
       }
     },
     close: () => client.close(),
+  };
+}
+
+/**
+ * The example `file`, started before the tests of the calling file and closed after them (vitest beforeAll/afterAll):
+ * the returned object stands for the running example from then on.
+ */
+export function exampleForThisFile(file: string, env: Record<string, string> = {}): RunningExample {
+  let running: RunningExample | undefined;
+  const started = (): RunningExample => {
+    if (running === undefined) throw new Error(`${file} is not running (used outside a test?)`);
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startExample(file, env);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return {
+    get client() {
+      return started().client;
+    },
+    stderr: () => started().stderr(),
+    waitForStderr: (done) => started().waitForStderr(done),
+    close: () => started().close(),
   };
 }
