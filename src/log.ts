@@ -35,6 +35,8 @@ export interface LogRecord {
   readonly httpUrl?: string;
   /** HTTP status of its response. */
   readonly httpStatus?: number;
+  /** The id the service gave that request, when the rule knows it. */
+  readonly httpRequestId?: string;
   /** Name of the error on the cause chain the rule accepted, when it is not the thrown one. */
   readonly matchedErrorName?: string;
   /** Message of that error (scrubbed, bounded). */

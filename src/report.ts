@@ -24,6 +24,7 @@ const MAX_STACK_LENGTH = 64 * 1024;
 const MAX_FRAME_LENGTH = 500;
 const MAX_METHOD_LENGTH = 16;
 const MAX_URL_LENGTH = 2000;
+const MAX_REQUEST_ID_LENGTH = 200;
 
 /** One handler call, as the reporter sees it. */
 export interface CallContext {
@@ -94,7 +95,7 @@ function callLabel(context: CallContext, name: string): string {
 
 /** What the record adds for an anticipated failure: the HTTP request its rule knows, and the error the rule accepted. */
 interface Detail {
-  readonly fields: Partial<Pick<LogRecord, 'httpMethod' | 'httpUrl' | 'httpStatus' | 'matchedErrorName' | 'matchedErrorMessage'>>;
+  readonly fields: Partial<Pick<LogRecord, 'httpMethod' | 'httpUrl' | 'httpStatus' | 'httpRequestId' | 'matchedErrorName' | 'matchedErrorMessage'>>;
   /** `GET <url> -> 403`, for the first line. */
   readonly request: string | undefined;
   /** `GaxiosError "text"`, for the first line. */
@@ -121,8 +122,11 @@ function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
     if (method !== undefined && method !== '') fields.httpMethod = escapeControls(safeText(method, MAX_METHOD_LENGTH, policy.redact));
     if (url !== undefined && url !== '') fields.httpUrl = escapeControls(safeText(url, MAX_URL_LENGTH, policy.redact));
     if (isHttpStatus(status)) fields.httpStatus = status;
+    const requestId = readString(summary, 'requestId');
+    if (requestId !== undefined && requestId !== '') fields.httpRequestId = escapeControls(safeText(requestId, MAX_REQUEST_ID_LENGTH, policy.redact));
     const parts = [fields.httpMethod, fields.httpUrl].filter((part) => part !== undefined);
     if (fields.httpStatus !== undefined) parts.push(`-> ${fields.httpStatus}`);
+    if (fields.httpRequestId !== undefined) parts.push(`request-id ${quoteLine(fields.httpRequestId)}`);
     if (parts.length > 0) request = parts.join(' ');
   }
   let matchedText: string | undefined;

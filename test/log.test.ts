@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import winston from 'winston';
 import { describe, expect, it } from 'vitest';
-import { createErrorPolicy, ToolError, withClientVisibleErrors } from '../src/index.js';
+import { createErrorPolicy, ToolError, withClientVisibleErrors, type LogRecord } from '../src/index.js';
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -79,5 +79,72 @@ describe('logger shapes', () => {
       process.stderr.write = original;
     }
     expect(written).toEqual(['[mcp-error-policy] INFO tool "t" failed: ToolError "still answered" (the configured logger threw)\n']);
+  });
+});
+
+describe('what a rule knows of the HTTP request', () => {
+  it('goes into the record, scrubbed and bounded: method, URL, status, request id, and the first line names them', async () => {
+    const records: LogRecord[] = [];
+    class ApiError extends Error {
+      constructor(readonly status: number, readonly requestId: string) {
+        super(`API answered ${status}`);
+        this.name = 'ApiError';
+      }
+    }
+    const policy = createErrorPolicy({
+      logger: (record) => records.push(record),
+      rules: [
+        {
+          name: 'api',
+          predicate: (error) => error instanceof ApiError,
+          status: (error) => (error as ApiError).status,
+          request: (error) => ({ method: 'DELETE', url: 'https://api.example/v1/rows/7?access_token=[REDACTED]', status: (error as ApiError).status, requestId: (error as ApiError).requestId }),
+        },
+      ],
+    });
+    const tool = withClientVisibleErrors(
+      () => {
+        throw new Error('Row delete failed', { cause: new ApiError(409, 'req-7 Bearer ya29.a0AfB_LEAKEDtoken0123456789') });
+      },
+      { name: 'rows_delete', policy },
+    );
+    expect(await tool()).toEqual({ content: [{ type: 'text', text: 'Error executing tool rows_delete: API answered 409' }], isError: true });
+    expect(records).toHaveLength(1);
+    const { stack, ...record } = records[0]!;
+    expect(stack).toMatch(/^ {4}at /);
+    expect(record).toEqual({
+      level: 'warn',
+      kind: 'anticipated',
+      handler: 'tool',
+      name: 'rows_delete',
+      rule: 'api',
+      status: 409,
+      errorName: 'Error',
+      errorMessage: 'Row delete failed',
+      httpMethod: 'DELETE',
+      httpUrl: 'https://api.example/v1/rows/7?access_token=[REDACTED]',
+      httpStatus: 409,
+      httpRequestId: 'req-7 Bearer [REDACTED]',
+      matchedErrorName: 'ApiError',
+      matchedErrorMessage: 'API answered 409',
+      message:
+        'tool "rows_delete" failed (rule api: DELETE https://api.example/v1/rows/7?access_token=[REDACTED] -> 409 request-id "req-7 Bearer [REDACTED]"): Error "Row delete failed"; matched cause ApiError "API answered 409"',
+    });
+  });
+
+  it('a request reader that throws or returns nonsense adds nothing', async () => {
+    for (const request of [() => { throw new Error('boom'); }, () => 42, () => ({ method: 7, url: null, status: 1000, requestId: {} })]) {
+      const records: LogRecord[] = [];
+      const policy = createErrorPolicy({
+        logger: (record) => records.push(record),
+        rules: [{ name: 'teapot', predicate: (error) => (error as { teapot?: unknown }).teapot === true, request: request as never }],
+      });
+      await withClientVisibleErrors(() => { throw Object.assign(new Error('short and stout'), { teapot: true }); }, { name: 'brew', policy })();
+      const { stack: _stack, ...record } = records[0]!;
+      expect(record).toEqual({
+        level: 'warn', kind: 'anticipated', handler: 'tool', name: 'brew', rule: 'teapot', status: 500, errorName: 'Error', errorMessage: 'short and stout',
+        message: 'tool "brew" failed (rule teapot): Error "short and stout"',
+      });
+    }
   });
 });

@@ -11,6 +11,8 @@ export interface FailedRequest {
   readonly url?: string | undefined;
   /** The HTTP status of the response. */
   readonly status?: number | undefined;
+  /** The id the service gave the request (`x-request-id` and kin), for a support ticket. */
+  readonly requestId?: string | undefined;
 }
 
 /** Log level of an anticipated failure. Crashes are always logged at `error`. */
