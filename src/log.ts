@@ -111,11 +111,14 @@ export const stderrSink: LogSink = (record) => {
  * - a function gets the record;
  * - a pino-shaped logger gets `logger[level](fields, message)`;
  * - a winston-shaped logger gets `logger.log({ level, message, ...fields })`;
- * - any other object with `info`/`warn`/`error` gets `logger[level](text)`, with the stack after the message line.
+ * - any other object with `info`/`warn`/`error` gets `logger[level](text)`, with the stack after the message line;
+ * - the global `console` itself writes every record to stderr, as the default sink does: its `info` writes to stdout,
+ *   which is the stdio transport's channel.
  */
 export function toLogSink(logger: unknown): LogSink | undefined {
   if (typeof logger === 'function') return logger as LogFunction;
   if (!isObjectLike(logger)) return undefined;
+  if (logger === globalThis.console) return stderrSink;
   if (isWinstonShaped(logger)) {
     const log = readProp(logger, 'log') as LevelMethod;
     return (record) => {

@@ -36,7 +36,9 @@ export interface ErrorPolicyOptions {
   readonly allowCatchAll?: readonly string[];
   /**
    * Where the one record per failure goes: a function that takes the record, or a console-, pino- or winston-shaped
-   * logger.
+   * logger. On a stdio server, a logger must not write to stdout (the transport's channel): the global `console` is
+   * therefore written to as stderr for every level (its own `info` writes to stdout), and pino needs a destination
+   * such as `pino.destination(2)`.
    * @default a writer to stderr (never stdout)
    * @example
    * ```ts

@@ -38,6 +38,9 @@ export function readWrapOptions(handler: unknown, options: unknown, handlerOptio
   const functionName = nameOfFunction(handler);
   if (options === undefined) return { name: undefined, policy: undefined, functionName };
   if (!isObjectLike(options) || Array.isArray(options)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (key !== 'name' && key !== 'policy') throw new TypeError(`Unknown option \`${key}\`: expected name or policy`);
+  }
   const { name, policy } = options as { name?: unknown; policy?: unknown };
   if (name !== undefined && (typeof name !== 'string' || name === '')) {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${typeof name}`);
