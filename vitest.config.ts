@@ -5,6 +5,7 @@ export default defineConfig({
   resolve: {
     alias: {
       'mcp-error-policy/google': fileURLToPath(new URL('./src/google/index.ts', import.meta.url)),
+      'mcp-error-policy/http': fileURLToPath(new URL('./src/http/index.ts', import.meta.url)),
       'mcp-error-policy': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

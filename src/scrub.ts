@@ -9,7 +9,8 @@ const SCRUB_MARGIN = 512;
 
 /** Query, form and JSON keys whose values are credentials. */
 const SECRET_KEYS =
-  'key|api_key|apikey|access_token|refresh_token|id_token|client_secret|token|password|passwd|secret|assertion|code_verifier|x-goog-api-key';
+  'key|api_key|apikey|access_token|refresh_token|id_token|client_secret|token|password|passwd|secret|assertion|code_verifier|x-goog-api-key|' +
+  'sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token';
 
 /**
  * Patterns of credentials, each replaced as a whole (or its value part).
@@ -17,7 +18,7 @@ const SECRET_KEYS =
  */
 const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   // Authorization / Proxy-Authorization / X-Goog-Api-Key / Cookie headers, in "Name: value" or JSON "name":"value" form.
-  [/((?:proxy-)?authorization|x-goog-api-key|cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\r\n,}]+/gi, `$1$2${REDACTED}`],
+  [/((?:proxy-)?authorization|x-goog-api-key|x-api-key|cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\r\n,}]+/gi, `$1$2${REDACTED}`],
   // Bearer / Basic credentials wherever they stand.
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
   // key=value in URLs and form bodies.
@@ -37,6 +38,16 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/1\/\/[A-Za-z0-9._-]{6,}/g, REDACTED],
   // Google API keys.
   [/AIza[A-Za-z0-9_-]{20,}/g, REDACTED],
+  // Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_).
+  [/(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{8,}/g, REDACTED],
+  // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-) and Anthropic (sk-ant-) API keys.
+  [/(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}/g, REDACTED],
+  // Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxr-, xoxs-, xoxe-) and app-level tokens (xapp-).
+  [/(?<![A-Za-z0-9_-])(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{6,}/g, REDACTED],
+  // GitHub tokens: classic and OAuth/app/refresh (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained (github_pat_).
+  [/(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
+  // AWS access key ids (long-term AKIA, temporary ASIA).
+  [/(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, REDACTED],
   // Userinfo in URLs: scheme://user:password@host.
   [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
 ];
@@ -64,9 +75,17 @@ const SECRET_HINT = new RegExp(
     'gocspx-',
     `key${KEY_VALUE}`,
     `passw(?:or)?d${KEY_VALUE}`,
-    `secret${KEY_VALUE}`,
+    `s(?:ecret${KEY_VALUE}|ig(?:nature)?${KEY_VALUE}|k[-_])`,
+    `credential${KEY_VALUE}`,
+    'rk_',
+    'xox[abeoprs]-',
+    'xapp-',
+    'gh[pousr]_',
+    'github_pat_',
+    'akia',
+    'asia',
     `token${KEY_VALUE}`,
-    `x-goog-api-key${HEADER_VALUE}`,
+    `x-(?:goog-)?api-key${HEADER_VALUE}`,
     'ya29\\.',
     '1//',
     '://[^/\\s:@]+:[^/\\s@]+@',

@@ -12,8 +12,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const PROBE = fileURLToPath(new URL('./import-probe.mjs', import.meta.url));
 const HOOKS_URL = new URL('./loader-hooks.mjs', import.meta.url).href;
 
-/** Package names the core and Google entries must never load. */
-export const FORBIDDEN = /\/node_modules\/(gaxios\d*|google-auth-library\d*|googleapis(?:-common)?\d*|zod|@modelcontextprotocol\/[^/]+)\//;
+/**
+ * Package names no entry may load: the Google libraries, zod and the MCP SDKs, and the HTTP clients the http entry
+ * knows (axios, Octokit, the OpenAI and Anthropic SDKs, ky; under their own names and the test aliases).
+ */
+export const FORBIDDEN =
+  /\/node_modules\/(gaxios\d*|google-auth-library\d*|googleapis(?:-common)?\d*|zod|@modelcontextprotocol\/[^/]+|axios|@octokit\/[^/]+|octokit-rest\d*|openai\d*|@anthropic-ai\/[^/]+|anthropic\d*|ky\d*)\//;
 
 /**
  * @param {string} packageDir a directory with the package.json and the built dist/ of mcp-error-policy

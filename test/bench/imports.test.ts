@@ -1,7 +1,8 @@
 /**
  * The built package loads none of the packages it only knows structurally: importing or requiring
- * `mcp-error-policy` or `mcp-error-policy/google` must not load gaxios, google-auth-library, googleapis, zod or either
- * MCP SDK. A user who imports the policy pays for the policy, not for the SDKs it recognises.
+ * `mcp-error-policy`, `mcp-error-policy/google` or `mcp-error-policy/http` must not load gaxios, google-auth-library,
+ * googleapis, zod, either MCP SDK, or the HTTP clients the http entry recognises (axios, Octokit, openai,
+ * @anthropic-ai/sdk, ky). A user who imports the policy pays for the policy, not for the SDKs it recognises.
  *
  * The package is built from the current src/ with the project's tsdown config into a scratch copy (never the shared
  * dist/), linked into a scratch app's node_modules, and imported by name in a fresh `node` process whose ESM loader
@@ -59,6 +60,27 @@ describe('importing the built package', () => {
     expect(loaded.forbidden).toEqual([]);
     const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
     expect(foreign).toEqual([]);
+  });
+
+  it('loads none of them for mcp-error-policy/http (ESM and CJS)', () => {
+    const loaded = loadedModules(probe(), ['mcp-error-policy/http']);
+    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/http/index.mjs')).href);
+    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/http/index.cjs')).href);
+    expect(loaded.forbidden).toEqual([]);
+    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
+    expect(foreign).toEqual([]);
+  });
+
+  it('sees each HTTP client when one does load (the check can fail)', () => {
+    const loaded = loadedModules(probe(), [
+      'mcp-error-policy/http',
+      require.resolve('axios'),
+      require.resolve('octokit-rest22'),
+      require.resolve('openai6'),
+      require.resolve('anthropic1'),
+      require.resolve('ky1'),
+    ]);
+    expect(loaded.forbidden).toEqual(expect.arrayContaining(['axios', 'octokit-rest22', 'openai6', 'anthropic1', 'ky1']));
   });
 
   it('sees each of those packages when one does load (the check can fail)', () => {

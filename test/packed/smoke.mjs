@@ -37,5 +37,18 @@ assert.ok(new cjs.ToolError('y') instanceof ToolError);
 const google = await import('mcp-error-policy/google');
 assert.ok(Array.isArray(google.googleRules) && google.googleRules.length > 0);
 assert.ok(Array.isArray(require('mcp-error-policy/google').googleRules));
+// The http entry, both ways: its rules classify an Octokit-shaped error (plain data, no client installed here).
+const http = await import('mcp-error-policy/http');
+assert.ok(Array.isArray(require('mcp-error-policy/http').httpRules));
+const octokitShaped = Object.assign(new Error('Not Found'), {
+  name: 'HttpError',
+  status: 404,
+  request: { method: 'GET', url: 'https://api.github.com/repos/o/r?access_token=ghp_SMOKE', headers: {} },
+  response: { url: 'https://api.github.com/repos/o/r', status: 404, headers: {}, data: { message: 'Not Found' } },
+});
+assert.equal(
+  cjs.classifyError(octokitShaped, cjs.createErrorPolicy({ rules: [...http.httpRules, ...cjs.coreRules] })).message,
+  'GitHub API GET https://api.github.com/repos/o/r?access_token=[REDACTED] failed with 404 Not Found: Not Found',
+);
 await client.close();
 console.log('packed smoke: 1 passed, 0 failed');

@@ -2,7 +2,7 @@
 // consumer.mts, consumer.cts and consumer-node10.ts: what a user's TypeScript sees through the package's `import` and
 // `require` conditions (`module: nodenext`), through a bundler (`moduleResolution: bundler`), and through the older
 // `moduleResolution: node` (node10, `module: commonjs`), which ignores `exports` and finds `mcp-error-policy/google`
-// through `typesVersions`.
+// and `mcp-error-policy/http` through `typesVersions`.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ToolError,
@@ -18,10 +18,12 @@ import {
   type LogRecord,
 } from 'mcp-error-policy';
 import { googleRules, isGaxiosError, redactUrl } from 'mcp-error-policy/google';
+import { httpRules, type ErrorRule as HttpErrorRule } from 'mcp-error-policy/http';
 import { z } from 'zod';
 
 const records: LogRecord[] = [];
-const policy = createErrorPolicy({ rules: [...googleRules, ...coreRules], logger: (record) => records.push(record) });
+const policy = createErrorPolicy({ rules: [...httpRules, ...googleRules, ...coreRules], logger: (record) => records.push(record) });
+const githubRules: readonly HttpErrorRule[] = httpRules.filter((candidate) => candidate.name.startsWith('github-'));
 const server = applyErrorPolicy(new McpServer({ name: 'consumer', version: '1.0.0' }), policy);
 
 server.registerTool(
@@ -58,4 +60,4 @@ createErrorPolicy({ rulez: [] });
 // @ts-expect-error a rule needs a predicate
 const broken: ErrorRule = { name: 'broken' };
 
-export { text, rule, deliberate, google, url, quota, broken };
+export { text, rule, deliberate, google, url, quota, broken, githubRules };

@@ -1,0 +1,105 @@
+/**
+ * axios 1.x: `AxiosError` (any copy: recognised by its own `isAxiosError: true` and its name, never `instanceof`).
+ * An error with a response is an HTTP failure of whatever service axios called: the text names the method and URL
+ * (`baseURL` joined as axios joins it, credentials redacted) and the message of a JSON error body. Without a response,
+ * network failures carry their system code on the AxiosError itself (the core `network` rule takes them); timeouts are
+ * `ECONNABORTED` with axios's own words, which the core rule would call an aborted connection, so a rule here says so.
+ * The request config (with the `Authorization` header) is never read beyond `method`, `url` and `baseURL`.
+ */
+import { isHttpStatus } from '../kit/http.js';
+import { isObjectLike, readProp, readString } from '../kit/read.js';
+import { redactUrl } from '../kit/url.js';
+import type { ErrorRule } from '../rules/rule.js';
+import { bodyText } from './body.js';
+import { failedRequestFrom, failureText, type HttpFailure } from './failure.js';
+import { retryAfterSecondsOf, requestIdOf } from './headers.js';
+
+/** Response headers that carry a request id, for services axios may call. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
+
+/** True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, `name` `AxiosError`, an object `config`. */
+export function isAxiosError(error: unknown): boolean {
+  return (
+    readProp(error, 'isAxiosError') === true &&
+    readString(error, 'name') === 'AxiosError' &&
+    isObjectLike(readProp(error, 'config'))
+  );
+}
+
+/** The method of an axios request config, upper case, when it is a method name. */
+export function methodOf(config: unknown): string | undefined {
+  const method = readString(config, 'method')?.toUpperCase();
+  return method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined;
+}
+
+/** The request URL: `config.url`, after `config.baseURL` when it is relative (as axios combines them), redacted. */
+function urlOf(config: unknown): string | undefined {
+  const url = readString(config, 'url');
+  const base = readString(config, 'baseURL');
+  if (url === undefined) return base === undefined ? undefined : redactUrl(base);
+  if (base === undefined || /^[a-z][a-z\d+.-]*:\/\//i.test(url)) return redactUrl(url);
+  return redactUrl(url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`);
+}
+
+/** The failure an AxiosError with a response describes, or `undefined`. */
+export function axiosFailureOf(error: unknown): HttpFailure | undefined {
+  if (!isAxiosError(error)) return undefined;
+  const response = readProp(error, 'response');
+  const status = readProp(response, 'status');
+  if (!isHttpStatus(status) || status < 300) return undefined;
+  const config = readProp(error, 'config');
+  const headers = readProp(response, 'headers');
+  const { message, code } = bodyText(readProp(response, 'data'));
+  return {
+    service: 'HTTP',
+    status,
+    code,
+    message,
+    method: methodOf(config),
+    url: urlOf(config),
+    requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
+    retryAfterSeconds: retryAfterSecondsOf(headers),
+  };
+}
+
+/** An AxiosError that timed out: `ETIMEDOUT`, or `ECONNABORTED` with axios's `timeout of <N>ms exceeded`. */
+function isAxiosTimeout(error: unknown): boolean {
+  if (!isAxiosError(error) || isObjectLike(readProp(error, 'response'))) return false;
+  const code = readString(error, 'code');
+  return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /^timeout(?: of \d+ms)? exceeded$/.test(readString(error, 'message') ?? ''));
+}
+
+/** 401 from a service called with axios: its message and the policy's re-authorization text; status 401. */
+export const axiosUnauthorizedRule: ErrorRule = Object.freeze({
+  name: 'axios-unauthorized',
+  predicate: (error: unknown): boolean => axiosFailureOf(error)?.status === 401,
+  message: (error: unknown): string => failureText(axiosFailureOf(error) ?? { service: 'HTTP', status: 401 }),
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+  request: (error: unknown) => failedRequestFrom(axiosFailureOf(error)),
+});
+
+/** Any other HTTP error status from axios; status the HTTP status. */
+export const axiosHttpErrorRule: ErrorRule = Object.freeze({
+  name: 'axios-http-error',
+  predicate: (error: unknown): boolean => axiosFailureOf(error) !== undefined,
+  message: (error: unknown): string => failureText(axiosFailureOf(error) ?? { service: 'HTTP', status: undefined }),
+  status: (error: unknown): number => axiosFailureOf(error)?.status ?? 502,
+  level: 'warn',
+  request: (error: unknown) => failedRequestFrom(axiosFailureOf(error)),
+});
+
+/** axios timeouts (`timeout` option): `The HTTP request timed out.`, status 504. */
+export const axiosTimeoutRule: ErrorRule = Object.freeze({
+  name: 'axios-timeout',
+  predicate: isAxiosTimeout,
+  message: 'The HTTP request timed out.',
+  status: 504,
+  level: 'warn',
+  request: (error: unknown) => {
+    const config = readProp(error, 'config');
+    const url = urlOf(config);
+    return url === undefined ? undefined : { method: methodOf(config), url };
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * `mcp-error-policy/http`: allowlist rules for the errors of the HTTP clients MCP servers use most: axios 1.x, Octokit
+ * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x) and ky (1, 2). Structural: nothing
+ * here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
+ *
+ * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
+ * - `GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found: Not Found`
+ * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: sk-proj-****1234.` + re-authorization
+ * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 seconds.`
+ * - `HTTP POST https://api.example.com/v1/items failed with 500 Internal Server Error: The service failed to answer`
+ * - timeouts: `The HTTP request timed out.`, `The OpenAI API request timed out.`; refused connections and other
+ *   network failures: the core `network` rule (`Network error: connection refused (ECONNREFUSED)`), which finds the
+ *   system code on each client's cause chain.
+ *
+ * @packageDocumentation
+ */
+import type { ErrorRule } from '../rules/rule.js';
+import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
+import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
+import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
+import { anthropicRules, openaiRules } from './stainless.js';
+
+/**
+ * The HTTP client rules, in their order (first match wins), by name: `github-unauthorized`, `github-http-error`,
+ * `openai-unauthorized`, `openai-http-error`, `openai-timeout`, `anthropic-unauthorized`, `anthropic-http-error`,
+ * `anthropic-timeout`, `ky-unauthorized`, `ky-http-error`, `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
+ * Each `*-unauthorized` rule takes a 401 (status 401, the policy's re-authorization text); each `*-http-error` rule
+ * any other HTTP error status (the access-log status is the HTTP status). Every rule puts the request (method,
+ * credential-free URL, status, the service's request id) into the log record. Place them before the core rules, which
+ * then take refused connections and the other network failures these clients wrap. Pick single rules by name.
+ *
+ * @example
+ * ```ts
+ * import { coreRules, createErrorPolicy } from 'mcp-error-policy';
+ * import { httpRules } from 'mcp-error-policy/http';
+ *
+ * const policy = createErrorPolicy({
+ *   rules: [...httpRules, ...coreRules],
+ *   reauthorize: 'Check the API token in the server configuration.',
+ * });
+ *
+ * // Only the GitHub rules:
+ * const github = httpRules.filter((rule) => rule.name.startsWith('github-'));
+ * ```
+ */
+export const httpRules: readonly ErrorRule[] = Object.freeze([
+  githubUnauthorizedRule,
+  githubHttpErrorRule,
+  ...openaiRules,
+  ...anthropicRules,
+  kyUnauthorizedRule,
+  kyHttpErrorRule,
+  axiosUnauthorizedRule,
+  axiosHttpErrorRule,
+  axiosTimeoutRule,
+]);
+
+// The element type of httpRules, the same as the core entry's: so that this entry's declarations name no hidden type.
+export type { AnticipatedLevel, ErrorRule, FailedRequest } from '../rules/rule.js';

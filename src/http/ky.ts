@@ -1,0 +1,70 @@
+/**
+ * ky 1 and 2: `HTTPError` (name `HTTPError`, a `response` with a numeric `status`, a `request` with `method` and `url`,
+ * an `options` object; never `instanceof`). ky 2 parses the error body into `data`; ky 1 leaves the body unread, so
+ * its text has the status alone. The error's own `message` holds the full URL (query credentials included) and is
+ * never shown. ky's `TimeoutError` (name `TimeoutError`) and `NetworkError` (fetch's failure as its cause) are the
+ * core rules' (`timeout`, `network`).
+ */
+import { isHttpStatus } from '../kit/http.js';
+import { isObjectLike, readProp, readString } from '../kit/read.js';
+import { redactUrl } from '../kit/url.js';
+import type { ErrorRule } from '../rules/rule.js';
+import { bodyText } from './body.js';
+import { failedRequestFrom, failureText, type HttpFailure } from './failure.js';
+import { requestIdOf, retryAfterSecondsOf } from './headers.js';
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
+
+/** True for a ky `HTTPError`: its name, a `response` with an HTTP status, a `request` and an `options` object. */
+export function isKyHttpError(error: unknown): boolean {
+  return (
+    readString(error, 'name') === 'HTTPError' &&
+    isHttpStatus(readProp(readProp(error, 'response'), 'status')) &&
+    isObjectLike(readProp(error, 'request')) &&
+    isObjectLike(readProp(error, 'options'))
+  );
+}
+
+/** The failure a ky HTTPError describes, or `undefined`. */
+export function kyFailureOf(error: unknown): HttpFailure | undefined {
+  if (!isKyHttpError(error)) return undefined;
+  const response = readProp(error, 'response');
+  const status = readProp(response, 'status') as number;
+  if (status < 300) return undefined;
+  const request = readProp(error, 'request');
+  const headers = readProp(response, 'headers');
+  const { message, code } = bodyText(readProp(error, 'data'));
+  const method = readString(request, 'method')?.toUpperCase();
+  const url = readString(request, 'url');
+  return {
+    service: 'HTTP',
+    status,
+    code,
+    message,
+    method: method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined,
+    url: url === undefined ? undefined : redactUrl(url),
+    requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
+    retryAfterSeconds: retryAfterSecondsOf(headers),
+  };
+}
+
+/** 401 from a service called with ky: re-authorization; status 401. */
+export const kyUnauthorizedRule: ErrorRule = Object.freeze({
+  name: 'ky-unauthorized',
+  predicate: (error: unknown): boolean => kyFailureOf(error)?.status === 401,
+  message: (error: unknown): string => failureText(kyFailureOf(error) ?? { service: 'HTTP', status: 401 }),
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+  request: (error: unknown) => failedRequestFrom(kyFailureOf(error)),
+});
+
+/** Any other HTTP error status from ky; status the HTTP status. */
+export const kyHttpErrorRule: ErrorRule = Object.freeze({
+  name: 'ky-http-error',
+  predicate: (error: unknown): boolean => kyFailureOf(error) !== undefined,
+  message: (error: unknown): string => failureText(kyFailureOf(error) ?? { service: 'HTTP', status: undefined }),
+  status: (error: unknown): number => kyFailureOf(error)?.status ?? 502,
+  level: 'warn',
+  request: (error: unknown) => failedRequestFrom(kyFailureOf(error)),
+});

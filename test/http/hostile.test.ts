@@ -1,0 +1,100 @@
+/**
+ * The HTTP rules against values that are not what they seem: plain errors (never matched), look-alikes missing a
+ * part of the shape, throwing getters and revoked Proxies (never a throw into the policy), and bodies that are HTML
+ * pages or huge (never shown).
+ */
+import { describe, expect, it } from 'vitest';
+import { classifyError, coreRules, createErrorPolicy } from '../../src/index.js';
+import { httpRules } from '../../src/http/index.js';
+
+const policy = createErrorPolicy({ rules: [...httpRules, ...coreRules] });
+
+function octokitShaped(extra: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error('Not Found - https://docs.github.com/rest'), {
+    name: 'HttpError',
+    status: 404,
+    request: { method: 'GET', url: 'https://api.github.com/repos/o/r', headers: { authorization: 'token ghp_AbCdEf0123456789abcdefGHIJKLMNOPQRSTUV' } },
+    response: { url: 'https://api.github.com/repos/o/r', status: 404, headers: {}, data: { message: 'Not Found' } },
+    ...extra,
+  });
+}
+
+describe('httpRules against hostile and look-alike values', () => {
+  it('match no plain Error, TypeError or RangeError (createErrorPolicy accepted them without allowCatchAll)', () => {
+    for (const error of [new Error('x'), new TypeError('x'), new RangeError('x')]) {
+      expect(httpRules.filter((rule) => rule.predicate(error)).map((rule) => rule.name)).toEqual([]);
+    }
+  });
+
+  it('need the whole shape: an HttpError without a request, an axios look-alike without isAxiosError', () => {
+    expect(classifyError(octokitShaped({ request: undefined }), policy).kind).toBe('crash');
+    const axiosLike = Object.assign(new Error('Request failed with status code 404'), {
+      name: 'AxiosError',
+      config: { url: 'https://x.test' },
+      response: { status: 404, data: {} },
+    });
+    expect(classifyError(axiosLike, policy).kind).toBe('crash');
+    expect(classifyError({ ...axiosLike, isAxiosError: true, name: 'AxiosError', config: {}, response: { status: 404 } }, policy)).toMatchObject({
+      kind: 'anticipated',
+      rule: { name: 'axios-http-error' },
+      message: 'HTTP request failed with 404 Not Found',
+    });
+  });
+
+  it('never throw: throwing getters and revoked Proxies anywhere in the shape', () => {
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('getter');
+        },
+      },
+    );
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const hostile of [throwing, revoked.proxy]) {
+      for (const error of [
+        hostile,
+        octokitShaped({ response: hostile }),
+        octokitShaped({ request: hostile }),
+        octokitShaped({ response: { status: 404, headers: hostile, data: hostile } }),
+        Object.defineProperty(Object.create(hostile) as object, 'status', { value: 404 }),
+      ]) {
+        for (const rule of httpRules) {
+          expect(() => rule.predicate(error)).not.toThrow();
+        }
+        expect(() => classifyError(error, policy)).not.toThrow();
+      }
+    }
+  });
+
+  it('show no HTML page, no raw string body and no 10 MB message', () => {
+    const html = classifyError(
+      octokitShaped({ status: 403, response: { status: 403, headers: {}, data: '<!DOCTYPE html><html><body><h1>Forbidden</h1></body></html>' } }),
+      policy,
+    );
+    expect(html).toMatchObject({ kind: 'anticipated', message: 'GitHub API GET https://api.github.com/repos/o/r failed with 403 Forbidden: Access denied: the credentials do not allow this request' });
+    const huge = classifyError(octokitShaped({ response: { status: 404, headers: {}, data: { message: 'x'.repeat(10_000_000) } } }), policy);
+    expect(huge.kind === 'anticipated' ? huge.message.length : 0).toBeLessThan(1000);
+    const markup = classifyError(octokitShaped({ response: { status: 404, headers: {}, data: { message: '<html><body>oops</body></html>' } } }), policy);
+    expect(markup).toMatchObject({ message: 'GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found' });
+  });
+
+  it('read GitHub’s exhausted primary rate limit (403, x-ratelimit-remaining 0) as a retry delay', () => {
+    const reset = Math.floor(Date.now() / 1000) + 120;
+    const limited = classifyError(
+      octokitShaped({
+        status: 403,
+        response: {
+          status: 403,
+          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+          data: { message: 'API rate limit exceeded for user ID 1.' },
+        },
+      }),
+      policy,
+    );
+    expect(limited.kind === 'anticipated' ? limited.message : '').toMatch(
+      /^GitHub API GET https:\/\/api\.github\.com\/repos\/o\/r failed with 403 Forbidden: Access denied: API rate limit exceeded for user ID 1\. Retry after 1(19|20) seconds\.$/,
+    );
+  });
+});

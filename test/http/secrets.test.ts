@@ -1,0 +1,85 @@
+/**
+ * The secret shapes the HTTP entry added to the scrubber (src/scrub.ts) and the URL redactor's handling of AWS
+ * pre-signed URLs (src/kit/url.ts), one by one, plus the scrubbing shortcut held to the full patterns.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/kit/url.js';
+import { applySecretPatterns, scrubSecrets } from '../../src/scrub.js';
+
+describe('scrubSecrets: the HTTP clients’ key shapes', () => {
+  it.each([
+    ['stripe sk_live_51HqLyjWDarjtT1zdp7dcXYZ end', 'stripe [REDACTED] end'],
+    ['stripe sk_test_4eC39HqLyjWDarjtT1zdp7dc end', 'stripe [REDACTED] end'],
+    ['restricted rk_live_51HqLyjWDarjtT1zdp7dc end', 'restricted [REDACTED] end'],
+    ['openai sk-proj-AbCdEf0123456789_abcdefGHIJ end', 'openai [REDACTED] end'],
+    ['openai legacy sk-AbCdEf0123456789abcdefGHIJ end', 'openai legacy [REDACTED] end'],
+    ['anthropic sk-ant-api03-AbCdEf0123456789-abcdef end', 'anthropic [REDACTED] end'],
+    ['slack xoxb-1234567890-0987654321-AbCdEfGh end', 'slack [REDACTED] end'],
+    ['slack xoxp-1234567890-abcdef end', 'slack [REDACTED] end'],
+    ['github ghp_AbCdEf0123456789abcdefGHIJKLMNOPQRSTUV end', 'github [REDACTED] end'],
+    ['github github_pat_11ABCDEFG0123456789_abcdefghijklmnop end', 'github [REDACTED] end'],
+    ['aws AKIAIOSFODNN7EXAMPLE end', 'aws [REDACTED] end'],
+    ['x-api-key: sk-ant-short', 'x-api-key: [REDACTED]'],
+    ['{"x-api-key":"anything-at-all"}', '{"x-api-key":"[REDACTED]"}'],
+    [
+      'https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA%2F2026&X-Amz-Security-Token=FwoGZX&X-Amz-Signature=fe5f80&x=1',
+      'https://b.s3.amazonaws.com/k?X-Amz-Credential=[REDACTED]&X-Amz-Security-Token=[REDACTED]&X-Amz-Signature=[REDACTED]&x=1',
+    ],
+    ['https://acct.blob.core.windows.net/c/b?sv=2024&sig=AbC%2Bdef%3D', 'https://acct.blob.core.windows.net/c/b?sv=2024&sig=[REDACTED]'],
+  ])('scrubs %j', (input, output) => {
+    expect(scrubSecrets(input)).toBe(output);
+  });
+
+  it('leaves the look-alikes alone: masked keys, words, short ids', () => {
+    for (const text of [
+      'Incorrect API key provided: sk-proj-****1234.',
+      'task-runner desk-lamp risk_live_value',
+      'ghp_short and xoxb- alone',
+      'Asia/Tokyo and the AKIA prefix alone',
+    ]) {
+      expect(scrubSecrets(text)).toBe(text);
+    }
+  });
+});
+
+describe('redactUrl: AWS pre-signed and other signed URLs', () => {
+  it('redacts X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token, sig and key; keeps the rest', () => {
+    expect(
+      redactUrl(
+        'https://bucket.s3.us-east-1.amazonaws.com/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Security-Token=FwoGZXIvYXdzEJr&X-Amz-SignedHeaders=host&X-Amz-Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024',
+      ),
+    ).toBe(
+      'https://bucket.s3.us-east-1.amazonaws.com/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[REDACTED]&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Security-Token=[REDACTED]&X-Amz-SignedHeaders=host&X-Amz-Signature=[REDACTED]',
+    );
+    expect(redactUrl('https://x.test/a?sig=abc&key=def&access_token=ghi&page=2')).toBe(
+      'https://x.test/a?sig=[REDACTED]&key=[REDACTED]&access_token=[REDACTED]&page=2',
+    );
+  });
+});
+
+describe('the scrubbing shortcut with the new shapes', () => {
+  const fragments = [
+    'sk-', 'sk_', 'sk_live_', 'rk_test_', 'sk-proj-', 'sk-ant-', 'xoxb-', 'xoxp-', 'xapp-', 'ghp_', 'gho_', 'github_pat_', 'AKIA', 'ASIA',
+    'x-api-key', 'sig', 'signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token', 'credential',
+    '=', ':', '"', "'", ' ', '-', '_', '&', '?', 'ABCDEFGHIJKLMNOP', '0123456789abcdefghijkl', 'Z9',
+  ];
+  it('skips only texts in which no pattern could match', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 4 })), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(scrubSecrets(text)).toBe(applySecretPatterns(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('stays linear on long runs of token characters', () => {
+    for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA']) {
+      const text = `${prefix}${'a-'.repeat(200_000)}`;
+      const started = performance.now();
+      scrubSecrets(text);
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The client libraries under test, each at the versions the entry supports, pointed at the fake services
+ * (fake-apis.ts) through their base URL option, retries off. Each variant turns a case name (`missing`, `limited`,
+ * `slow`...) into a real call that fails the way the library fails.
+ *
+ * Planted secrets ride along in every place a client keeps them: the `Authorization` / `x-api-key` header, the URL
+ * query, a request body. The fake records them (so a test knows they were sent); the client and the log must never
+ * see them.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Secrets planted in the requests: none may reach the wire or a log record. */
+export const SECRETS = {
+  github: 'ghp_PLANTEDgithubTOKEN0123456789abcdefABCD',
+  githubPat: 'github_pat_11PLANTED0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGH',
+  openai: 'sk-proj-PLANTEDopenaiKEY0123456789abcdefghijklmnop',
+  anthropic: 'sk-ant-api03-PLANTEDanthropicKEY0123456789abcdefgh',
+  slack: 'xoxb-1234567890-PLANTEDslackTOKENabcdef',
+  stripe: 'sk_live_PLANTEDstripeKEY0123456789abcdef',
+  amzSignature: 'PLANTEDamzSIGNATUREfe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024',
+  amzCredential: 'AKIAPLANTED000000000',
+  password: 'PLANTED-hunter2-password',
+  queryToken: 'PLANTEDqueryTOKENvalue0123456789',
+} as const;
+
+/** Every planted secret, for searching. */
+export const ALL_SECRETS: readonly string[] = Object.values(SECRETS);
+
+/** A failing call: the case name picks what the fake answers. */
+export type Call = (which: string) => Promise<unknown>;
+
+/** One client library at one version. */
+export interface Variant {
+  /** `axios 1`, `@octokit/rest 22`... */
+  readonly label: string;
+  /** The package (alias) it loads. */
+  readonly module: string;
+  /** The rule name prefix (`github`, `openai`...). */
+  readonly rules: string;
+  /** The lowest Node.js major the library runs on. */
+  readonly nodeMajor: number;
+  /** Makes the call against `origin` (the fake, or a closed port), with `timeoutMs` as the client's timeout. */
+  make(origin: string, timeoutMs: number): Promise<Call>;
+}
+
+interface AxiosLike {
+  request(config: Record<string, unknown>): Promise<unknown>;
+  create(config: Record<string, unknown>): AxiosLike;
+}
+interface OctokitCtor {
+  new (options: Record<string, unknown>): { request(route: string, params: Record<string, unknown>): Promise<unknown> };
+}
+interface StainlessCtor {
+  new (options: Record<string, unknown>): { models: { retrieve(id: string): Promise<unknown> } };
+}
+interface KyLike {
+  get(url: string, options: Record<string, unknown>): Promise<unknown>;
+}
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+const axios = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'axios',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const lib = ((await import(module)) as { default: AxiosLike }).default;
+    const client = lib.create({
+      baseURL: `${origin}/api`,
+      timeout: timeoutMs,
+      headers: { Authorization: `Bearer ${SECRETS.github}`, 'x-api-key': SECRETS.anthropic },
+    });
+    return (which) =>
+      client.request({
+        method: 'post',
+        url: `/items/${which}?access_token=${SECRETS.queryToken}&X-Amz-Credential=${SECRETS.amzCredential}%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${SECRETS.amzSignature}&view=full`,
+        data: { password: SECRETS.password, name: 'widget' },
+      });
+  },
+});
+
+const octokit = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'github',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { Octokit } = (await import(module)) as { Octokit: OctokitCtor };
+    const client = new Octokit({ auth: SECRETS.github, baseUrl: `${origin}/github`, log: quiet, request: { retries: 0 } });
+    return (which) =>
+      client.request('GET /repos/{owner}/{repo}', {
+        owner: 'octo-org',
+        repo: which,
+        access_token: SECRETS.githubPat,
+        request: { signal: AbortSignal.timeout(timeoutMs) },
+      });
+  },
+});
+
+const stainless = (label: string, module: string, rules: 'openai' | 'anthropic', nodeMajor: number): Variant => ({
+  label,
+  module,
+  rules,
+  nodeMajor,
+  async make(origin, timeoutMs) {
+    const Client = ((await import(module)) as { default: StainlessCtor }).default;
+    const client =
+      rules === 'openai'
+        ? new Client({ apiKey: SECRETS.openai, baseURL: `${origin}/openai/v1`, maxRetries: 0, timeout: timeoutMs, defaultQuery: { key: SECRETS.queryToken } })
+        : new Client({ apiKey: SECRETS.anthropic, baseURL: `${origin}/anthropic`, maxRetries: 0, timeout: timeoutMs, defaultQuery: { key: SECRETS.queryToken } });
+    return (which) => client.models.retrieve(which);
+  },
+});
+
+const ky = (label: string, module: string, nodeMajor: number): Variant => ({
+  label,
+  module,
+  rules: 'ky',
+  nodeMajor,
+  async make(origin, timeoutMs) {
+    const lib = ((await import(module)) as { default: KyLike }).default;
+    return (which) =>
+      lib.get(`${origin}/api/items/${which}?key=${SECRETS.queryToken}&sig=${SECRETS.amzSignature}`, {
+        retry: 0,
+        timeout: timeoutMs,
+        headers: { Authorization: `Bearer ${SECRETS.slack}` },
+      });
+  },
+});
+
+/** The variants, in the entry's priority order. */
+export const VARIANTS: readonly Variant[] = [
+  axios('axios 1', 'axios'),
+  octokit('@octokit/rest 21', 'octokit-rest21'),
+  octokit('@octokit/rest 22', 'octokit-rest22'),
+  stainless('openai 6', 'openai6', 'openai', 20),
+  stainless('openai 7', 'openai7', 'openai', 22),
+  stainless('@anthropic-ai/sdk 0.x', 'anthropic0', 'anthropic', 20),
+  stainless('@anthropic-ai/sdk 1.x', 'anthropic1', 'anthropic', 20),
+  ky('ky 1', 'ky1', 20),
+  ky('ky 2', 'ky2', 22),
+];
+
+/** The installed version of a package (alias), for test titles and docs. */
+export function installedVersion(module: string): string {
+  const file = new URL(`../../../node_modules/${module}/package.json`, import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+/** The running Node.js major version. */
+export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);

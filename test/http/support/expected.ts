@@ -1,0 +1,135 @@
+/**
+ * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
+ * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
+ */
+import { MESSAGES, REQUEST_IDS } from './fake-apis.js';
+import type { Variant } from './clients.js';
+
+/** The re-authorization text the tests' policy appends on 401. */
+export const REAUTHORIZE = 'Check the API credentials in the server configuration.';
+
+/** One expected outcome. */
+export interface Expected {
+  readonly text: string;
+  readonly rule: string;
+  readonly status: number;
+  /** The log record's request fields; `undefined` for failures without a response (none then). */
+  readonly request?: { httpMethod?: string; httpUrl?: string; httpStatus: number; httpRequestId?: string } | undefined;
+}
+
+/** The cases every variant is called with. */
+export const CASES = ['unauthorized', 'forbidden', 'missing', 'conflict', 'invalid', 'limited', 'unavailable', 'broken', 'slow', 'refused'] as const;
+export type CaseName = (typeof CASES)[number];
+
+const HTTP_STATUS: Readonly<Record<Exclude<CaseName, 'slow' | 'refused'>, string>> = {
+  unauthorized: '401 Unauthorized',
+  forbidden: '403 Forbidden',
+  missing: '404 Not Found',
+  conflict: '409 Conflict',
+  invalid: '422 Unprocessable Content',
+  limited: '429 Too Many Requests',
+  unavailable: '503 Service Unavailable',
+  broken: '500 Internal Server Error',
+};
+
+const OPENAI_CODES: Readonly<Record<string, string>> = {
+  unauthorized: 'invalid_api_key',
+  forbidden: 'model_not_allowed',
+  missing: 'model_not_found',
+  conflict: 'conflict',
+  invalid: 'invalid_value',
+  limited: 'rate_limit_exceeded',
+  unavailable: 'server_error',
+};
+
+const ANTHROPIC_CODES: Readonly<Record<string, string>> = {
+  unauthorized: 'authentication_error',
+  forbidden: 'permission_error',
+  missing: 'not_found_error',
+  conflict: 'invalid_request_error',
+  invalid: 'invalid_request_error',
+  limited: 'rate_limit_error',
+  unavailable: 'overloaded_error',
+};
+
+/** The service's message the text shows for a case (after scrubbing), or `undefined` when none is shown. */
+function shownMessage(variant: Variant, which: CaseName): string | undefined {
+  switch (variant.rules) {
+    case 'github':
+      return which === 'invalid' ? 'Validation Failed (Issue.title missing_field)' : (MESSAGES.github as Record<string, string>)[which];
+    case 'openai':
+      if (which === 'unauthorized') return 'Incorrect API key provided: [REDACTED]. You can find your API key at https://platform.openai.com/account/api-keys.';
+      if (which === 'invalid') return `${MESSAGES.openai.invalid} (param: temperature)`;
+      return (MESSAGES.openai as Record<string, string>)[which];
+    case 'anthropic':
+      return (MESSAGES.anthropic as Record<string, string>)[which];
+    case 'axios':
+      return (MESSAGES.api as Record<string, string>)[which];
+    default:
+      // ky 1 leaves the body unread; ky 2 parses it into `data`.
+      return variant.module === 'ky1' ? undefined : (MESSAGES.api as Record<string, string>)[which];
+  }
+}
+
+function sentence(which: CaseName, message: string | undefined): string | undefined {
+  if (which === 'unauthorized') return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
+  if (which === 'forbidden') return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
+  if (which === 'broken') return 'The service failed to answer';
+  return message;
+}
+
+function withRetry(text: string, which: CaseName, hasSentence: boolean): string {
+  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' ? 'Retry after 30 seconds.' : undefined;
+  if (retry === undefined) return text;
+  if (!hasSentence) return `${text}. ${retry}`;
+  return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${retry}`;
+}
+
+/** The expected outcome of `which` for `variant` against the fake at `origin`. */
+export function expected(variant: Variant, which: CaseName, origin: string): Expected {
+  const prefix = variant.rules;
+  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'network', status: 502 };
+  if (which === 'slow') {
+    if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
+    if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
+    if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
+    return { text: 'The operation timed out', rule: 'timeout', status: 504 };
+  }
+  const status = Number(HTTP_STATUS[which].slice(0, 3));
+  let where: string;
+  let request: Expected['request'];
+  switch (prefix) {
+    case 'github': {
+      const url = `${origin}/github/repos/octo-org/${which}?access_token=[REDACTED]`;
+      where = `GitHub API GET ${url}`;
+      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.github };
+      break;
+    }
+    case 'axios': {
+      const url = `${origin}/api/items/${which}?access_token=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&view=full`;
+      where = `HTTP POST ${url}`;
+      request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
+      break;
+    }
+    case 'ky': {
+      const url = `${origin}/api/items/${which}?key=[REDACTED]&sig=[REDACTED]`;
+      where = `HTTP GET ${url}`;
+      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
+      break;
+    }
+    default:
+      where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
+      request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
+  }
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : {};
+  const code = which === 'broken' ? undefined : codes[which];
+  const head = `${where} failed with ${HTTP_STATUS[which]}${code === undefined ? '' : ` (${code})`}`;
+  const said = sentence(which, shownMessage(variant, which));
+  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined);
+  return {
+    text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,
+    rule: which === 'unauthorized' ? `${prefix}-unauthorized` : `${prefix}-http-error`,
+    status,
+    request,
+  };
+}

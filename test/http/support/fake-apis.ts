@@ -1,0 +1,262 @@
+/**
+ * A local stand-in for the services the HTTP rules know, for tests that drive the real client libraries against it.
+ * It listens on 127.0.0.1 (port 0) and answers each service's way (bodies and headers from each service's public API
+ * documentation):
+ *
+ * - `/github/repos/<owner>/<case>`: GitHub REST, `{ message, documentation_url }` (422 adds `errors[]`), `x-github-request-id`.
+ * - `/openai/v1/models/<case>`: OpenAI, `{ error: { message, type, param, code } }`, `x-request-id`.
+ * - `/anthropic/v1/models/<case>`: Anthropic, `{ type: 'error', error: { type, message }, request_id }`, `request-id`.
+ * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
+ *
+ * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
+ * `Retry-After: 7`, `unavailable` 503 with `Retry-After: 30`, `broken` 500 whose body echoes the request's
+ * credentials, `html` 502 with an HTML page, `slow` (answers after 5 s), `ok` 200. Every request is recorded, so a
+ * test can check that a planted secret was really sent before checking that it never comes back out.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One request as the fake saw it. */
+export interface SeenRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+}
+
+/** A running fake. */
+export interface FakeApis {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly requests: readonly SeenRequest[];
+  /** True when some request (URL, headers or body) contained `needle`. */
+  received(needle: string): boolean;
+  close(): Promise<void>;
+}
+
+/** The request ids the fake sends, by service. */
+export const REQUEST_IDS = {
+  github: 'C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2',
+  openai: 'req_0123456789abcdef0123456789abcdef',
+  anthropic: 'req_011CSHoEeqs5C35K2UUqR7Fy',
+  api: '5f0c9e2e-7b0e-4d0e-9a51-8f3d2c1b0a99',
+} as const;
+
+/** The services' messages, as the real services word them. */
+export const MESSAGES = {
+  github: {
+    unauthorized: 'Bad credentials',
+    forbidden: 'Resource not accessible by integration',
+    missing: 'Not Found',
+    conflict: 'Git Repository is empty.',
+    invalid: 'Validation Failed',
+    limited: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+    unavailable: 'Service unavailable',
+  },
+  openai: {
+    forbidden: 'You are not allowed to sample from this model',
+    missing: "The model 'missing' does not exist or you do not have access to it.",
+    conflict: 'The fine-tuning job is already running.',
+    invalid: "Invalid value for 'temperature': expected a number between 0 and 2.",
+    limited: 'Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+    unavailable: 'The engine is currently overloaded, please try again later',
+  },
+  anthropic: {
+    unauthorized: 'invalid x-api-key',
+    forbidden: 'Your API key does not have permission to use the specified resource.',
+    missing: 'model: missing',
+    conflict: 'The request conflicts with the current state of the resource.',
+    invalid: 'messages: at least one message is required',
+    limited: 'Number of request tokens has exceeded your per-minute rate limit.',
+    unavailable: 'Overloaded',
+  },
+  api: {
+    unauthorized: 'The access token is invalid or has expired.',
+    forbidden: 'You do not have access to item 42.',
+    missing: 'Item 42 was not found.',
+    conflict: 'Item 42 was changed by someone else; reload it and try again.',
+    invalid: "Field 'quantity' must be a positive integer.",
+    limited: 'Too many requests for this API key.',
+    unavailable: 'The service is down for maintenance.',
+  },
+} as const;
+
+type Service = keyof typeof REQUEST_IDS;
+type Case = 'unauthorized' | 'forbidden' | 'missing' | 'conflict' | 'invalid' | 'limited' | 'unavailable' | 'broken' | 'html';
+
+const STATUS: Readonly<Record<Case, number>> = {
+  unauthorized: 401,
+  forbidden: 403,
+  missing: 404,
+  conflict: 409,
+  invalid: 422,
+  limited: 429,
+  unavailable: 503,
+  broken: 500,
+  html: 502,
+};
+
+/** The HTML page a proxy in front of a service sends with a 502. */
+export const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream connect error</p></body></html>';
+
+/** The `Authorization` / `x-api-key` value of the request, echoed by the `broken` and `unauthorized` cases. */
+function credentialOf(req: IncomingMessage): string {
+  return String(req.headers['authorization'] ?? req.headers['x-api-key'] ?? '');
+}
+
+function message(service: Service, which: Case, req: IncomingMessage): string {
+  if (which === 'broken') return `Traceback: KeyError at /srv/app/handlers.py line 42 (request ${req.url ?? ''}, credentials ${credentialOf(req)})`;
+  if (service === 'openai' && which === 'unauthorized') {
+    // OpenAI names the key it got (masked; this fake echoes it whole, so the test proves the scrubber).
+    return `Incorrect API key provided: ${credentialOf(req).replace(/^Bearer /, '')}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+  }
+  const messages = MESSAGES[service] as Readonly<Record<string, string>>;
+  return messages[which] ?? 'error';
+}
+
+const OPENAI_TYPES: Readonly<Record<Case, [string, string | null]>> = {
+  unauthorized: ['invalid_request_error', 'invalid_api_key'],
+  forbidden: ['invalid_request_error', 'model_not_allowed'],
+  missing: ['invalid_request_error', 'model_not_found'],
+  conflict: ['invalid_request_error', 'conflict'],
+  invalid: ['invalid_request_error', 'invalid_value'],
+  limited: ['requests', 'rate_limit_exceeded'],
+  unavailable: ['server_error', null],
+  broken: ['server_error', null],
+  html: ['server_error', null],
+};
+
+const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
+  unauthorized: 'authentication_error',
+  forbidden: 'permission_error',
+  missing: 'not_found_error',
+  conflict: 'invalid_request_error',
+  invalid: 'invalid_request_error',
+  limited: 'rate_limit_error',
+  unavailable: 'overloaded_error',
+  broken: 'api_error',
+  html: 'api_error',
+};
+
+function body(service: Service, which: Case, req: IncomingMessage): unknown {
+  const text = message(service, which, req);
+  switch (service) {
+    case 'github':
+      if (which === 'invalid') {
+        return {
+          message: text,
+          errors: [{ resource: 'Issue', field: 'title', code: 'missing_field' }],
+          documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue',
+          status: '422',
+        };
+      }
+      return { message: text, documentation_url: 'https://docs.github.com/rest', status: String(STATUS[which]) };
+    case 'openai': {
+      const [type, code] = OPENAI_TYPES[which];
+      return { error: { message: text, type, param: which === 'invalid' ? 'temperature' : null, code } };
+    }
+    case 'anthropic':
+      return { type: 'error', error: { type: ANTHROPIC_TYPES[which], message: text }, request_id: REQUEST_IDS.anthropic };
+    case 'api':
+      return { type: `https://api.example.test/problems/${which}`, title: reasonTitle(which), status: STATUS[which], detail: text };
+  }
+}
+
+function reasonTitle(which: Case): string {
+  return which === 'invalid' ? 'Unprocessable Content' : which.charAt(0).toUpperCase() + which.slice(1);
+}
+
+function headers(service: Service, which: Case): Record<string, string> {
+  const out: Record<string, string> = {
+    'content-type': service === 'api' ? 'application/problem+json' : 'application/json',
+  };
+  if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
+  else if (service === 'anthropic') out['request-id'] = REQUEST_IDS.anthropic;
+  else out['x-request-id'] = REQUEST_IDS[service];
+  if (which === 'limited') out['retry-after'] = '7';
+  if (which === 'unavailable') out['retry-after'] = '30';
+  if (service === 'github' && which === 'limited') out['x-ratelimit-remaining'] = '4999';
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+const ROUTE = /^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
+
+/** Starts the fake on 127.0.0.1. */
+export async function startFakeApis(): Promise<FakeApis> {
+  const requests: SeenRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const text = await readBody(req);
+      requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      const match = ROUTE.exec(path);
+      const service = (match?.[1] ?? match?.[3] ?? match?.[5]) as Service | undefined;
+      const which = match?.[2] ?? match?.[4] ?? match?.[6];
+      if (service === undefined || which === undefined) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
+        return;
+      }
+      if (which === 'ok') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'ok', object: 'model', name: 'ok' }));
+        return;
+      }
+      if (which === 'slow') {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        }, 5000);
+        timers.add(timer);
+        return;
+      }
+      if (which === 'html') {
+        res.writeHead(502, { 'content-type': 'text/html' }).end(HTML_502);
+        return;
+      }
+      if (!(which in STATUS)) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('no case');
+        return;
+      }
+      const kase = which as Case;
+      res.writeHead(STATUS[kase], headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    received: (needle) => requests.some((r) => r.url.includes(needle) || r.body.includes(needle) || JSON.stringify(r.headers).includes(needle)),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A URL on 127.0.0.1 where nothing listens (a port bound once and closed): connecting gives ECONNREFUSED. */
+export async function closedOrigin(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
