@@ -3,7 +3,7 @@
  * written in: the client's wire text and the log records, reference ids written `<ref>`.
  */
 import type { ErrorPolicy } from '../../../src/index.js';
-import { DEGRADED, MISSING_FILE, REAUTHORIZE } from './fixtures.js';
+import { DEGRADED, failureText, fetchClosed, MISSING_FILE, REAUTHORIZE } from './fixtures.js';
 import type { InnerHandlers } from './fixtures.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -114,6 +114,31 @@ export interface Scenario {
   readonly template?: string;
   readonly expect: (sdk: CompatSdk['major'], facts: RuntimeFacts) => { readonly wire: ExpectedWire; readonly records: readonly ExpectedRecord[] };
 }
+
+/**
+ * A handler that rejects with what `make` returns; `make` runs at call time, so each call throws a fresh value (from
+ * the SDK under test, when `make` reads it from the context).
+ */
+export const throws =
+  (make: (context: HandlerContext) => unknown) =>
+  (context: HandlerContext): Handler =>
+  async () => {
+    throw make(context);
+  };
+
+/** A handler that fetches from the closed port on 127.0.0.1: a real ECONNREFUSED. */
+export const fetchesClosedPort =
+  ({ closedUrl }: HandlerContext): Handler =>
+  () =>
+    fetchClosed(closedUrl);
+
+/** A handler that calls the wrapped inner tool `tool` and rethrows the text of its isError result as an `As`. */
+export const rethrowsFailureOf =
+  (tool: 'locked' | 'crash', As: new (message: string) => Error) =>
+  ({ inner }: HandlerContext): Handler =>
+  async () => {
+    throw new As(failureText(await inner[tool]()));
+  };
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The words of the expectations.

@@ -1,8 +1,8 @@
 /** The prompt scenarios of the compatibility table (test/compat/scenarios.ts): each handler beside what it must produce. */
 import { z } from 'zod';
 import { ResourceNotFoundError, ToolError, withClientVisiblePromptErrors } from '../../../src/index.js';
-import { abortNow, cyclicCrash, DEGRADED, failureText, fetchClosed, GrantRevokedError, promptResult, readUndefinedY } from './fixtures.js';
-import { crashed, degraded, ECONNREFUSED_TEXT, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rpc, s, warn, type Scenario } from './model.js';
+import { abortNow, cyclicCrash, DEGRADED, GrantRevokedError, promptResult, readUndefinedY } from './fixtures.js';
+import { crashed, degraded, ECONNREFUSED_TEXT, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, warn, type Scenario } from './model.js';
 
 export const promptScenarios: readonly Scenario[] = [
   s({
@@ -25,9 +25,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'deliberate',
     title: 'ResourceNotFoundError in a prompt keeps -32002',
-    handler: () => async () => {
-      throw new ResourceNotFoundError('The sheet behind this prompt was deleted');
-    },
+    handler: throws(() => new ResourceNotFoundError('The sheet behind this prompt was deleted')),
     expect: () => ({
       wire: rpc(-32002, 'The sheet behind this prompt was deleted'),
       records: [info('prompt', 'prompt_not_found', 'ResourceNotFoundError', 'The sheet behind this prompt was deleted', 404, 'resource-not-found')],
@@ -38,10 +36,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'allowlisted',
     title: 'a real fetch to a closed port inside a prompt',
-    handler:
-      ({ closedUrl }) =>
-      () =>
-        fetchClosed(closedUrl),
+    handler: fetchesClosedPort,
     expect: () => ({
       wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
       records: [warn('prompt', 'prompt_network', 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
@@ -76,11 +71,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'protocol',
     title: 'a protocol error in a prompt passes through with its code',
-    handler:
-      ({ sdk }) =>
-      async () => {
-        throw sdk.protocolError(-32602, 'Unknown topic');
-      },
+    handler: throws(({ sdk }) => sdk.protocolError(-32602, 'Unknown topic')),
     expect: (sdk) => ({
       wire: rpc(-32602, protocolMessage(sdk, -32602, 'Unknown topic')),
       records: [protocol('prompt', 'prompt_protocol', -32602, 400, protocolName(sdk), protocolMessage(sdk, -32602, 'Unknown topic'))],
@@ -91,9 +82,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'hostile',
     title: 'a cyclic cause chain in a prompt',
-    handler: () => async () => {
-      throw cyclicCrash();
-    },
+    handler: throws(() => cyclicCrash()),
     expect: () => ({
       wire: rpc(-32603, 'Error getting prompt prompt_hostile_cyclic (reference <ref>)'),
       records: [crashed('prompt', 'prompt_hostile_cyclic', 'Error', 'Sync failed')],
@@ -104,9 +93,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'hostile',
     title: 'a thrown null in a prompt',
-    handler: () => async () => {
-      throw null;
-    },
+    handler: throws(() => null),
     expect: () => ({
       wire: rpc(-32603, 'Error getting prompt prompt_hostile_null (reference <ref>)'),
       records: [crashed('prompt', 'prompt_hostile_null', 'null', 'null')],
@@ -131,9 +118,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'reauthorize',
     title: 're-authorization in a prompt',
-    handler: () => async () => {
-      throw new GrantRevokedError();
-    },
+    handler: throws(() => new GrantRevokedError()),
     expect: () => ({
       wire: rpc(-32603, `${REVOKED_TEXT}`),
       records: [warn('prompt', 'prompt_reauthorize', 'grant-revoked', 401, 'GrantRevokedError', REVOKED)],
@@ -144,12 +129,7 @@ export const promptScenarios: readonly Scenario[] = [
     kind: 'prompt',
     category: 'nested',
     title: "a prompt rethrowing a wrapped tool's crash text: the reference reaches the client",
-    handler:
-      ({ inner }) =>
-      async () => {
-        const result = await inner.crash();
-        throw new ToolError(failureText(result));
-      },
+    handler: rethrowsFailureOf('crash', ToolError),
     expect: () => ({
       wire: rpc(-32603, 'Error executing tool inner_crash (reference <ref>)'),
       records: [

@@ -3,8 +3,8 @@
  * produce. Each is registered at `compat://sheets/<id>` (or under its `template`) and read at its `uri`.
  */
 import { ResourceError, ResourceNotFoundError, withClientVisibleResourceErrors } from '../../../src/index.js';
-import { DEGRADED, failureText, fetchClosed, GrantRevokedError, readMissing, readUndefinedY, revokedProxy, SECRET_TOKEN, waitTooLong } from './fixtures.js';
-import { crashed, degraded, ECONNREFUSED_TEXT, ENOENT_MESSAGE, ENOENT_TEXT, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rpc, s, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
+import { DEGRADED, GrantRevokedError, readMissing, readUndefinedY, revokedProxy, SECRET_TOKEN, waitTooLong } from './fixtures.js';
+import { crashed, degraded, ECONNREFUSED_TEXT, ENOENT_MESSAGE, ENOENT_TEXT, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
 
 export const resourceScenarios: readonly Scenario[] = [
   s({
@@ -28,9 +28,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'deliberate',
     title: 'ResourceError: -32603 with its text',
     uri: uriOf('resource_deliberate'),
-    handler: () => async () => {
-      throw new ResourceError('The sheet is being recalculated, try again shortly');
-    },
+    handler: throws(() => new ResourceError('The sheet is being recalculated, try again shortly')),
     expect: () => ({
       wire: rpc(-32603, 'The sheet is being recalculated, try again shortly'),
       records: [info('resource', uriOf('resource_deliberate'), 'ResourceError', 'The sheet is being recalculated, try again shortly')],
@@ -42,10 +40,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'allowlisted',
     title: 'a real fetch to a closed port inside a resource read',
     uri: uriOf('resource_network'),
-    handler:
-      ({ closedUrl }) =>
-      () =>
-        fetchClosed(closedUrl),
+    handler: fetchesClosedPort,
     expect: () => ({
       wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
       records: [warn('resource', uriOf('resource_network'), 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
@@ -93,9 +88,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'crash',
     title: "a thrown object's own code and data never reach the wire",
     uri: uriOf('resource_crash_own_code'),
-    handler: () => async () => {
-      throw Object.assign(new Error('upstream said no'), { code: -32099, data: { token: SECRET_TOKEN } });
-    },
+    handler: throws(() => Object.assign(new Error('upstream said no'), { code: -32099, data: { token: SECRET_TOKEN } })),
     expect: () => ({
       wire: rpc(-32603, `Error reading resource ${uriOf('resource_crash_own_code')} (reference <ref>)`),
       records: [crashed('resource', uriOf('resource_crash_own_code'), 'Error', 'upstream said no')],
@@ -107,11 +100,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'protocol',
     title: 'a protocol error in a resource read passes through with its code',
     uri: uriOf('resource_protocol'),
-    handler:
-      ({ sdk }) =>
-      async () => {
-        throw sdk.protocolError(-32602, 'Range Z0 is invalid');
-      },
+    handler: throws(({ sdk }) => sdk.protocolError(-32602, 'Range Z0 is invalid')),
     expect: (sdk) => ({
       wire: rpc(-32602, protocolMessage(sdk, -32602, 'Range Z0 is invalid')),
       records: [protocol('resource', uriOf('resource_protocol'), -32602, 400, protocolName(sdk), protocolMessage(sdk, -32602, 'Range Z0 is invalid'))],
@@ -123,9 +112,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a thrown string in a resource read',
     uri: uriOf('resource_hostile_string'),
-    handler: () => async () => {
-      throw 'boom';
-    },
+    handler: throws(() => 'boom'),
     expect: () => ({
       wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_string')} (reference <ref>)`),
       records: [crashed('resource', uriOf('resource_hostile_string'), 'string', 'boom')],
@@ -137,9 +124,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a revoked Proxy in a resource read',
     uri: uriOf('resource_hostile_revoked_proxy'),
-    handler: () => async () => {
-      throw revokedProxy();
-    },
+    handler: throws(() => revokedProxy()),
     expect: () => ({
       wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_revoked_proxy')} (reference <ref>)`),
       records: [crashed('resource', uriOf('resource_hostile_revoked_proxy'), 'object', '')],
@@ -166,9 +151,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'reauthorize',
     title: 're-authorization in a resource read',
     uri: uriOf('resource_reauthorize'),
-    handler: () => async () => {
-      throw new GrantRevokedError();
-    },
+    handler: throws(() => new GrantRevokedError()),
     expect: () => ({
       wire: rpc(-32603, `${REVOKED_TEXT}`),
       records: [warn('resource', uriOf('resource_reauthorize'), 'grant-revoked', 401, 'GrantRevokedError', REVOKED)],
@@ -180,12 +163,7 @@ export const resourceScenarios: readonly Scenario[] = [
     category: 'nested',
     title: 'a resource read rethrowing a wrapped tool’s failure text as ResourceError',
     uri: uriOf('resource_nested'),
-    handler:
-      ({ inner }) =>
-      async () => {
-        const result = await inner.locked();
-        throw new ResourceError(failureText(result));
-      },
+    handler: rethrowsFailureOf('locked', ResourceError),
     expect: () => ({
       wire: rpc(-32603, 'Error executing tool inner_locked: Row 7 is locked by another editor'),
       records: [

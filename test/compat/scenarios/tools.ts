@@ -6,7 +6,6 @@ import {
   abortNow,
   cyclicAllowlisted,
   cyclicCrash,
-  failureText,
   fetchClosed,
   GrantRevokedError,
   hostileObject,
@@ -29,6 +28,7 @@ import {
   ECONNREFUSED_TEXT,
   ENOENT_MESSAGE,
   ENOENT_TEXT,
+  fetchesClosedPort,
   info,
   protocol,
   protocolMessage,
@@ -37,7 +37,9 @@ import {
   REVOKED,
   REVOKED_TEXT,
   rpc,
+  rethrowsFailureOf,
   s,
+  throws,
   TIMED_OUT,
   tool,
   toolCrash,
@@ -67,9 +69,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'deliberate',
     title: 'a ToolError wrapping a secret-bearing cause shows only its own text',
-    handler: () => async () => {
-      throw new ToolError('Could not save the sheet', { cause: new Error(`PUT failed with Authorization: Bearer ${SECRET_TOKEN}`) });
-    },
+    handler: throws(() => new ToolError('Could not save the sheet', { cause: new Error(`PUT failed with Authorization: Bearer ${SECRET_TOKEN}`) })),
     expect: () => ({ wire: toolText('tool_deliberate_cause', 'Could not save the sheet'), records: [info('tool', 'tool_deliberate_cause', 'ToolError', 'Could not save the sheet')] }),
   }),
   s({
@@ -77,9 +77,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'deliberate',
     title: 'a token inside a ToolError message is scrubbed for client and log',
-    handler: () => async () => {
-      throw new ToolError(`Token ${SECRET_TOKEN} was rejected`);
-    },
+    handler: throws(() => new ToolError(`Token ${SECRET_TOKEN} was rejected`)),
     expect: () => ({
       wire: toolText('tool_deliberate_secret', 'Token [REDACTED] was rejected'),
       records: [info('tool', 'tool_deliberate_secret', 'ToolError', 'Token [REDACTED] was rejected')],
@@ -90,9 +88,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'deliberate',
     title: 'a 10 MB ToolError message is bounded to maxMessageLength',
-    handler: () => async () => {
-      throw new ToolError(HUGE);
-    },
+    handler: throws(() => new ToolError(HUGE)),
     expect: () => ({ wire: toolText('tool_deliberate_huge', HUGE_BOUNDED), records: [info('tool', 'tool_deliberate_huge', 'ToolError', HUGE_BOUNDED)] }),
   }),
   s({
@@ -120,10 +116,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'allowlisted',
     title: 'a real fetch to a closed 127.0.0.1 port: fixed text, never the URL',
-    handler:
-      ({ closedUrl }) =>
-      () =>
-        fetchClosed(closedUrl),
+    handler: fetchesClosedPort,
     expect: () => ({ wire: toolText('tool_network_fetch', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_fetch', 'network', 502, 'TypeError', 'fetch failed', REFUSED)] }),
   }),
   s({
@@ -205,9 +198,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'crash',
     title: 'a crash whose message holds a token: masked for the client, scrubbed in the log',
-    handler: () => async () => {
-      throw new Error(`GET https://sheets.example/v4?access_token=${SECRET_TOKEN} returned garbage`);
-    },
+    handler: throws(() => new Error(`GET https://sheets.example/v4?access_token=${SECRET_TOKEN} returned garbage`)),
     expect: () => ({
       wire: toolCrash('tool_crash_secret'),
       records: [crashed('tool', 'tool_crash_secret', 'Error', 'GET https://sheets.example/v4?access_token=[REDACTED] returned garbage')],
@@ -226,9 +217,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'crash',
     title: 'a crash with a 10 MB message: the record is bounded',
-    handler: () => async () => {
-      throw new Error(HUGE);
-    },
+    handler: throws(() => new Error(HUGE)),
     expect: () => ({ wire: toolCrash('tool_crash_huge'), records: [crashed('tool', 'tool_crash_huge', 'Error', HUGE_BOUNDED)] }),
   }),
   // ---- protocol errors ------------------------------------------------------------------------------------------------
@@ -237,11 +226,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'protocol',
     title: 'an McpError / ProtocolError passes through untouched (the SDK shows its message)',
-    handler:
-      ({ sdk }) =>
-      async () => {
-        throw sdk.protocolError(-32602, 'Unknown cell reference A0');
-      },
+    handler: throws(({ sdk }) => sdk.protocolError(-32602, 'Unknown cell reference A0')),
     expect: (sdk) => ({
       wire: tool(protocolMessage(sdk, -32602, 'Unknown cell reference A0')),
       records: [protocol('tool', 'tool_protocol', -32602, 400, protocolName(sdk), protocolMessage(sdk, -32602, 'Unknown cell reference A0'))],
@@ -252,11 +237,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'protocol',
     title: 'UrlElicitationRequired (-32042) stays a JSON-RPC error',
-    handler:
-      ({ sdk }) =>
-      async () => {
-        throw sdk.urlElicitationRequired();
-      },
+    handler: throws(({ sdk }) => sdk.urlElicitationRequired()),
     expect: (sdk) => ({
       wire: rpc(-32042, protocolMessage(sdk, -32042, 'URL elicitation required')),
       records: [protocol('tool', 'tool_protocol_url_elicitation', -32042, 403, protocolName(sdk), protocolMessage(sdk, -32042, 'URL elicitation required'))],
@@ -267,9 +248,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'protocol',
     title: "a foreign copy's ProtocolError (name and integer code only) is recognised structurally",
-    handler: () => async () => {
-      throw Object.assign(new Error('Sheet is read-only'), { name: 'ProtocolError', code: -32600 });
-    },
+    handler: throws(() => Object.assign(new Error('Sheet is read-only'), { name: 'ProtocolError', code: -32600 })),
     expect: () => ({
       wire: tool('Sheet is read-only'),
       records: [protocol('tool', 'tool_protocol_structural', -32600, 400, 'ProtocolError', 'Sheet is read-only')],
@@ -281,9 +260,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a thrown string',
-    handler: () => async () => {
-      throw 'boom';
-    },
+    handler: throws(() => 'boom'),
     expect: () => ({ wire: toolCrash('tool_hostile_string'), records: [crashed('tool', 'tool_hostile_string', 'string', 'boom')] }),
   }),
   s({
@@ -291,9 +268,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a thrown undefined',
-    handler: () => async () => {
-      throw undefined;
-    },
+    handler: throws(() => undefined),
     expect: () => ({ wire: toolCrash('tool_hostile_undefined'), records: [crashed('tool', 'tool_hostile_undefined', 'undefined', 'undefined')] }),
   }),
   s({
@@ -301,9 +276,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a thrown Symbol',
-    handler: () => async () => {
-      throw Symbol('boom');
-    },
+    handler: throws(() => Symbol('boom')),
     expect: () => ({ wire: toolCrash('tool_hostile_symbol'), records: [crashed('tool', 'tool_hostile_symbol', 'symbol', 'Symbol(boom)')] }),
   }),
   s({
@@ -311,9 +284,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a revoked Proxy',
-    handler: () => async () => {
-      throw revokedProxy();
-    },
+    handler: throws(() => revokedProxy()),
     expect: () => ({ wire: toolCrash('tool_hostile_revoked_proxy'), records: [crashed('tool', 'tool_hostile_revoked_proxy', 'object', '')] }),
   }),
   s({
@@ -321,9 +292,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'an object whose every read throws',
-    handler: () => async () => {
-      throw hostileObject();
-    },
+    handler: throws(() => hostileObject()),
     expect: () => ({ wire: toolCrash('tool_hostile_getters'), records: [crashed('tool', 'tool_hostile_getters', 'object', '')] }),
   }),
   s({
@@ -331,9 +300,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a cyclic cause chain with nothing allowlisted',
-    handler: () => async () => {
-      throw cyclicCrash();
-    },
+    handler: throws(() => cyclicCrash()),
     expect: () => ({ wire: toolCrash('tool_hostile_cyclic_cause'), records: [crashed('tool', 'tool_hostile_cyclic_cause', 'Error', 'Sync failed')] }),
   }),
   s({
@@ -341,9 +308,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'hostile',
     title: 'a ToolError inside a cycle is found, and its text (not the wrapper’s) is shown',
-    handler: () => async () => {
-      throw cyclicAllowlisted();
-    },
+    handler: throws(() => cyclicAllowlisted()),
     expect: () => ({
       wire: toolText('tool_hostile_cyclic_allowlisted', 'Row 7 is locked by another editor'),
       records: [info('tool', 'tool_hostile_cyclic_allowlisted', 'Error', 'Sync failed', 500, 'deliberate', ['ToolError', 'Row 7 is locked by another editor'])],
@@ -355,12 +320,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'nested',
     title: "a tool rethrows a wrapped tool's failure text as ToolError: two failures, each logged once",
-    handler:
-      ({ inner }) =>
-      async () => {
-        const result = await inner.locked();
-        throw new ToolError(failureText(result));
-      },
+    handler: rethrowsFailureOf('locked', ToolError),
     expect: () => ({
       wire: toolText('tool_nested_deliberate', 'Error executing tool inner_locked: Row 7 is locked by another editor'),
       records: [
@@ -374,12 +334,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'nested',
     title: "a wrapped tool's crash reference reaches the outer tool's client text",
-    handler:
-      ({ inner }) =>
-      async () => {
-        const result = await inner.crash();
-        throw new ToolError(failureText(result));
-      },
+    handler: rethrowsFailureOf('crash', ToolError),
     expect: () => ({
       wire: toolText('tool_nested_crash', 'Error executing tool inner_crash (reference <ref>)'),
       records: [
@@ -424,9 +379,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'reauthorize',
     title: 'a custom rule with reauthorize: true appends the sign-in text, status 401',
-    handler: () => async () => {
-      throw new GrantRevokedError();
-    },
+    handler: throws(() => new GrantRevokedError()),
     expect: () => ({ wire: toolText('tool_reauthorize', REVOKED_TEXT), records: [warn('tool', 'tool_reauthorize', 'grant-revoked', 401, 'GrantRevokedError', REVOKED)] }),
   }),
   s({
@@ -434,9 +387,7 @@ export const toolScenarios: readonly Scenario[] = [
     kind: 'tool',
     category: 'reauthorize',
     title: 're-authorization found on the cause chain',
-    handler: () => async () => {
-      throw new Error('Calendar sync failed', { cause: new GrantRevokedError() });
-    },
+    handler: throws(() => new Error('Calendar sync failed', { cause: new GrantRevokedError() })),
     expect: () => ({
       wire: toolText('tool_reauthorize_cause', REVOKED_TEXT),
       records: [warn('tool', 'tool_reauthorize_cause', 'grant-revoked', 401, 'Error', 'Calendar sync failed', ['GrantRevokedError', 'Token has been expired or revoked.'])],
