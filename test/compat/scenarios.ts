@@ -25,6 +25,8 @@ import { promptScenarios } from './scenarios/prompts.js';
 import { resourceScenarios } from './scenarios/resources.js';
 import { toolScenarios } from './scenarios/tools.js';
 
+/** The records of a capturing logger. */
+export { captureLogs as captureRecords } from '../support/calls.js';
 export {
   closedPortUrl,
   DEGRADED,
@@ -132,12 +134,6 @@ export function makePolicies(logger?: PolicyLogger): { policy: ErrorPolicy; degr
     policy: createErrorPolicy({ rules: [...coreRules, grantRevokedRule], reauthorize: REAUTHORIZE, exposeCrashDetails: false, ...logging }),
     degradedPolicy: createErrorPolicy({ degraded: () => DEGRADED, exposeCrashDetails: false, ...logging }),
   };
-}
-
-/** The records of a capturing logger. */
-export function captureRecords(): { records: LogRecord[]; logger: (record: LogRecord) => void } {
-  const records: LogRecord[] = [];
-  return { records, logger: (record) => records.push(record) };
 }
 
 /** What differs from run to run: every 12-hex reference id written `<ref>`, every loopback port `<port>`. */

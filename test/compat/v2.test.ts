@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { isProtocolError } from '../../src/protocol.js';
 import { appendFileSync } from 'node:fs';
+import { link } from '../support/link.js';
 import { thrownBy, versionOf } from './loaded.js';
 import { inProcessCall, type Observed, type ObservedRecord } from './observe.js';
 import {
@@ -46,18 +47,8 @@ const sdkV2: CompatSdk = {
   applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
 };
 
-async function connect(server: McpServer): Promise<{ client: Client; close: () => Promise<void> }> {
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'compat-client-v2', version: '1.0.0' });
-  await client.connect(clientSide);
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      await server.close();
-    },
-  };
+function connect(server: McpServer) {
+  return link(server, new Client({ name: 'compat-client-v2', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
 }
 
 const facts = { zodMessage: upstreamZodMessage() };

@@ -14,7 +14,7 @@ import {
   type ErrorPolicy,
   type ErrorRule,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../server/support.js';
+import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-51d0';
 
