@@ -7,19 +7,13 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import { link } from '../support/link.js';
 import { describeOnePolicy } from './one-policy-check.js';
 import type { LooseServer } from './scenarios.js';
 
 describeOnePolicy({
   major: 'v2',
   newServer: () => new McpServer({ name: 'one-policy-v2', version: '1.0.0' }) as unknown as LooseServer,
-  connectInMemory: async (server) => (await link(server, new Client({ name: 'one-policy-client', version: '1.0.0' }), InMemoryTransport.createLinkedPair())).client,
-  connectStdio: async (stdio) => {
-    const client = new Client({ name: 'one-policy-client', version: '1.0.0' });
-    const transport = new StdioClientTransport(stdio);
-    transport.stderr?.on('data', (chunk: Buffer) => stdio.onStderr(chunk.toString('utf8')));
-    await client.connect(transport);
-    return client;
-  },
+  newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
+  linkedPair: () => InMemoryTransport.createLinkedPair(),
+  stdioTransport: (stdio) => new StdioClientTransport(stdio),
 });

@@ -37,6 +37,7 @@ export {
   REAUTHORIZE,
   SECRET_TOKEN,
   upstreamZodMessage,
+  urlElicitations,
 } from './scenarios/fixtures.js';
 export type {
   Category,

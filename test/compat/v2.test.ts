@@ -31,6 +31,7 @@ import {
   scenarios,
   SECRET_TOKEN,
   upstreamZodMessage,
+  urlElicitations,
   type CompatSdk,
   type ExpectedRecord,
   type Install,
@@ -42,8 +43,7 @@ const sdkV2: CompatSdk = {
   newServer: () => new McpServer({ name: 'compat-server-v2', version: '1.0.0' }) as unknown as LooseServer,
   newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
   protocolError: (code, message) => new ProtocolError(code, message),
-  urlElicitationRequired: () =>
-    new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e-1', url: 'https://sheets.example/authorize', message: 'Authorize access to the sheet' }]),
+  urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
   applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
 };
 

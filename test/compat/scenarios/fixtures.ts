@@ -46,6 +46,11 @@ export async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/v1/sheets`;
 }
 
+/** The elicitation an SDK's `UrlElicitationRequiredError` carries in the table (`CompatSdk.urlElicitationRequired`). */
+export function urlElicitations(): { mode: 'url'; elicitationId: string; url: string; message: string }[] {
+  return [{ mode: 'url', elicitationId: 'e-1', url: 'https://sheets.example/authorize', message: 'Authorize access to the sheet' }];
+}
+
 /** Upstream data that fails the schema a handler parses it with (a bug: not allowlisted by default). */
 export const upstreamSchema = z.object({ rows: z.array(z.string()) });
 export const upstreamData: unknown = { rows: 'not-an-array' };
