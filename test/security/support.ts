@@ -91,8 +91,8 @@ export async function openSession(register: (server: McpServer) => void): Promis
   return { ...session, wire };
 }
 
-/** A function logger that keeps every record (the one of test/support/session.ts). */
-export { captureLogs as recordLogger } from '../support/session.js';
+/** A function logger that keeps every record (captureLogs of test/support/calls.ts). */
+export { captureLogs as recordLogger } from '../support/calls.js';
 
 /** A console-shaped logger (info/warn/error taking one text) that keeps what it was given. */
 export function consoleLogger(): { lines: { level: string; text: string }[]; logger: { info(text: string): void; warn(text: string): void; error(text: string): void } } {
