@@ -7,7 +7,7 @@ import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, withClientVisibleErrors, type ErrorPolicy } from '../src/index.js';
-import { capture, connect, newServer, rpcError, textOf, withoutDurations } from './server/support.js';
+import { capture, connect, newServer, rpcError, textOf, withoutDurations } from './support/session.js';
 
 const MESSAGE = 'Not signed in: run `acme auth login`.';
 

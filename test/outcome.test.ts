@@ -17,7 +17,7 @@ import {
   type ErrorRule,
   type LogRecord,
 } from '../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './server/support.js';
+import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
 
 class RevokedError extends Error {
   override name = 'RevokedError';

@@ -42,24 +42,24 @@ afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
+/** Importing `entry` (ESM and CJS) loads its build `<built>.mjs` / `.cjs`, nothing forbidden, and nothing but its own build. */
+function expectOnlyItsOwnBuild(entry: string, built: string): void {
+  const loaded = loadedModules(probe(), [entry]);
+  expect(loaded.esm).toContain(pathToFileURL(join(packageDir, `${built}.mjs`)).href);
+  expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, `${built}.cjs`)).href);
+  expect(loaded.forbidden).toEqual([]);
+  // Everything it loads is its own build (or Node's own modules).
+  const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
+  expect(foreign).toEqual([]);
+}
+
 describe('importing the built package', () => {
   it('loads none of gaxios, google-auth-library, zod or the MCP SDKs for mcp-error-policy (ESM and CJS)', () => {
-    const loaded = loadedModules(probe(), ['mcp-error-policy']);
-    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/index.mjs')).href);
-    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/index.cjs')).href);
-    expect(loaded.forbidden).toEqual([]);
-    // Everything it loads is its own build (or Node's own modules).
-    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
-    expect(foreign).toEqual([]);
+    expectOnlyItsOwnBuild('mcp-error-policy', 'dist/index');
   });
 
   it.skipIf(!hasGoogleEntry())('loads none of them for mcp-error-policy/google (ESM and CJS)', () => {
-    const loaded = loadedModules(probe(), ['mcp-error-policy/google']);
-    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/google/index.mjs')).href);
-    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/google/index.cjs')).href);
-    expect(loaded.forbidden).toEqual([]);
-    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(pathToFileURL(packageDir).href));
-    expect(foreign).toEqual([]);
+    expectOnlyItsOwnBuild('mcp-error-policy/google', 'dist/google/index');
   });
 
   it('loads none of them for mcp-error-policy/http (ESM and CJS)', () => {

@@ -20,7 +20,7 @@ import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk
 import { applyErrorPolicy } from '../../src/index.js';
 import type { LogRecord } from '../../src/index.js';
 import { inProcessCall, observe, type RunningTransport } from './observe.js';
-import { captureRecords, closedPortUrl, makePolicies, registerScenarios, type CompatSdk, type Install, type LooseServer, type ScenarioContext } from './scenarios.js';
+import { captureRecords, closedPortUrl, makePolicies, registerScenarios, urlElicitations, type CompatSdk, type Install, type LooseServer, type ScenarioContext } from './scenarios.js';
 
 export type { Observed, ObservedRecord, RunningTransport } from './observe.js';
 
@@ -30,8 +30,7 @@ export const sdkV1: CompatSdk = {
   newServer: () => new McpServer({ name: 'compat-server', version: '1.0.0' }) as unknown as LooseServer,
   newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
   protocolError: (code, message) => new McpError(code, message),
-  urlElicitationRequired: () =>
-    new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e-1', url: 'https://sheets.example/authorize', message: 'Authorize access to the sheet' }]),
+  urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
   applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
 };
 

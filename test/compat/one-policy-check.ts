@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
 import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { link, type LinkableClient } from '../support/link.js';
 import type { LooseServer } from './scenarios.js';
 import { buildOnePolicyServer, EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
 
@@ -136,12 +137,24 @@ export async function overStdio(sdk: 'v1' | 'v2', origin: string, connect: (stdi
 }
 
 
-/** What a test file gives for its SDK: a server, and clients connected in memory and over stdio. */
+/** What a test file gives for its SDK: a server, a client, and the SDK's in-memory and stdio client transports. */
 export interface OnePolicySdk {
   readonly major: 'v1' | 'v2';
   newServer(): LooseServer;
-  connectInMemory(server: LooseServer): Promise<AnyClient & { close(): Promise<void> }>;
-  connectStdio(stdio: StdioLaunch): Promise<AnyClient & { close(): Promise<void> }>;
+  newClient(): AnyClient & LinkableClient;
+  /** `InMemoryTransport.createLinkedPair()`. */
+  linkedPair(): readonly [unknown, unknown];
+  /** `new StdioClientTransport(stdio)`. */
+  stdioTransport(stdio: StdioLaunch): { readonly stderr: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null };
+}
+
+/** A client of `sdk` connected to the stdio fixture, its stderr going to `stdio.onStderr`. */
+async function connectStdio(sdk: OnePolicySdk, stdio: StdioLaunch): Promise<AnyClient & LinkableClient> {
+  const client = sdk.newClient();
+  const transport = sdk.stdioTransport(stdio);
+  transport.stderr?.on('data', (chunk: Buffer) => stdio.onStderr(chunk.toString('utf8')));
+  await client.connect(transport as never);
+  return client;
 }
 
 /** The tests of the scenario, for one SDK: in memory, and over stdio with the fixture as a subprocess. */
@@ -159,14 +172,14 @@ export function describeOnePolicy(sdk: OnePolicySdk): void {
       const seen = collect();
       const server = sdk.newServer();
       await buildOnePolicyServer(server, (s, policy) => applyErrorPolicy(s as never, policy), fake.origin, seen.sinks);
-      const client = await sdk.connectInMemory(server);
+      const { client } = await link(server, sdk.newClient(), sdk.linkedPair());
       const read = await callAll(client);
       await client.close();
       checkOnePolicy(sdk.major, fake.origin, read, seen);
     });
 
     it('over stdio: the same answers, records and outcomes from a subprocess', async () => {
-      const { read, seen } = await overStdio(sdk.major, fake.origin, (stdio) => sdk.connectStdio(stdio));
+      const { read, seen } = await overStdio(sdk.major, fake.origin, (stdio) => connectStdio(sdk, stdio));
       checkOnePolicy(sdk.major, fake.origin, read, seen);
     });
   });

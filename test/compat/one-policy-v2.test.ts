@@ -13,17 +13,7 @@ import type { LooseServer } from './scenarios.js';
 describeOnePolicy({
   major: 'v2',
   newServer: () => new McpServer({ name: 'one-policy-v2', version: '1.0.0' }) as unknown as LooseServer,
-  connectInMemory: async (server) => {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'one-policy-client', version: '1.0.0' });
-    await Promise.all([(server as unknown as McpServer).connect(serverSide), client.connect(clientSide)]);
-    return client;
-  },
-  connectStdio: async (stdio) => {
-    const client = new Client({ name: 'one-policy-client', version: '1.0.0' });
-    const transport = new StdioClientTransport(stdio);
-    transport.stderr?.on('data', (chunk: Buffer) => stdio.onStderr(chunk.toString('utf8')));
-    await client.connect(transport);
-    return client;
-  },
+  newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
+  linkedPair: () => InMemoryTransport.createLinkedPair(),
+  stdioTransport: (stdio) => new StdioClientTransport(stdio),
 });

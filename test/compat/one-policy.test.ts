@@ -13,18 +13,7 @@ import type { LooseServer } from './scenarios.js';
 describeOnePolicy({
   major: 'v1',
   newServer: () => new McpServer({ name: 'one-policy-v1', version: '1.0.0' }) as unknown as LooseServer,
-  connectInMemory: async (server) => {
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await (server as unknown as McpServer).connect(serverSide);
-    const client = new Client({ name: 'one-policy-client', version: '1.0.0' });
-    await client.connect(clientSide);
-    return client;
-  },
-  connectStdio: async (stdio) => {
-    const client = new Client({ name: 'one-policy-client', version: '1.0.0' });
-    const transport = new StdioClientTransport(stdio);
-    transport.stderr?.on('data', (chunk: Buffer) => stdio.onStderr(chunk.toString('utf8')));
-    await client.connect(transport);
-    return client;
-  },
+  newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
+  linkedPair: () => InMemoryTransport.createLinkedPair(),
+  stdioTransport: (stdio) => new StdioClientTransport(stdio),
 });

@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { isProtocolError } from '../../src/protocol.js';
 import { appendFileSync } from 'node:fs';
+import { link } from '../support/link.js';
 import { thrownBy, versionOf } from './loaded.js';
 import { inProcessCall, type Observed, type ObservedRecord } from './observe.js';
 import {
@@ -30,6 +31,7 @@ import {
   scenarios,
   SECRET_TOKEN,
   upstreamZodMessage,
+  urlElicitations,
   type CompatSdk,
   type ExpectedRecord,
   type Install,
@@ -41,23 +43,12 @@ const sdkV2: CompatSdk = {
   newServer: () => new McpServer({ name: 'compat-server-v2', version: '1.0.0' }) as unknown as LooseServer,
   newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
   protocolError: (code, message) => new ProtocolError(code, message),
-  urlElicitationRequired: () =>
-    new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e-1', url: 'https://sheets.example/authorize', message: 'Authorize access to the sheet' }]),
+  urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
   applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
 };
 
-async function connect(server: McpServer): Promise<{ client: Client; close: () => Promise<void> }> {
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'compat-client-v2', version: '1.0.0' });
-  await client.connect(clientSide);
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      await server.close();
-    },
-  };
+function connect(server: McpServer) {
+  return link(server, new Client({ name: 'compat-client-v2', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
 }
 
 const facts = { zodMessage: upstreamZodMessage() };
@@ -130,6 +121,27 @@ describe('SDK v2: wrappers by hand and applyErrorPolicy', () => {
   });
 });
 
+/**
+ * Serves `read`, wrapped under a logging policy, as the template resource `compat://sheets/{sheet}` and reads
+ * `compat://sheets/Q3`: what the client's request rejects with, and the records.
+ */
+async function readQ3(read: (uri: URL, variables: Record<string, string | string[]>) => Promise<never>): Promise<{ error: unknown; records: LogRecord[] }> {
+  const { records, logger } = captureRecords();
+  const policy = createErrorPolicy({ logger });
+  const server = new McpServer({ name: 'compat-server-v2', version: '1.0.0' });
+  server.registerResource('sheet', new ResourceTemplate('compat://sheets/{sheet}', { list: undefined }), {}, withClientVisibleResourceErrors(read, { policy }));
+  const session = await connect(server);
+  try {
+    const error = await session.client.readResource({ uri: 'compat://sheets/Q3' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    return { error, records };
+  } finally {
+    await session.close();
+  }
+}
+
 describe("SDK v2's own errors", () => {
   it('recognises ProtocolError, its subclasses and a foreign copy of it structurally', () => {
     const policy = createErrorPolicy({ logger: () => undefined });
@@ -154,75 +166,36 @@ describe("SDK v2's own errors", () => {
   });
 
   it("v2's ResourceNotFoundError thrown in a wrapped resource passes through as v2 sends it (-32602, data.uri), one info record", async () => {
-    const { records, logger } = captureRecords();
-    const policy = createErrorPolicy({ logger });
-    const server = new McpServer({ name: 'compat-server-v2', version: '1.0.0' });
-    server.registerResource(
-      'sheet',
-      new ResourceTemplate('compat://sheets/{sheet}', { list: undefined }),
-      {},
-      withClientVisibleResourceErrors(
-        async (uri: URL) => {
-          throw new ResourceNotFoundError(uri.href, `No sheet at ${uri.href}`);
-        },
-        { policy },
-      ),
-    );
-    const session = await connect(server);
-    try {
-      const error = await session.client.readResource({ uri: 'compat://sheets/Q3' }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ProtocolError);
-      expect(error).toBeInstanceOf(ResourceNotFoundError);
-      expect((error as ResourceNotFoundError).code).toBe(-32602);
-      expect((error as ResourceNotFoundError).uri).toBe('compat://sheets/Q3');
-      expect((error as ProtocolError).message).toBe('No sheet at compat://sheets/Q3');
-      expect(records).toEqual([
-        {
-          level: 'info',
-          message: 'resource "compat://sheets/Q3" failed with protocol error -32602: ProtocolError "No sheet at compat://sheets/Q3"',
-          kind: 'protocol',
-          handler: 'resource',
-          name: 'compat://sheets/Q3',
-          status: 400,
-          errorName: 'ProtocolError',
-          errorMessage: 'No sheet at compat://sheets/Q3',
-        },
-      ]);
-    } finally {
-      await session.close();
-    }
+    const { error, records } = await readQ3(async (uri) => {
+      throw new ResourceNotFoundError(uri.href, `No sheet at ${uri.href}`);
+    });
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+    expect((error as ResourceNotFoundError).code).toBe(-32602);
+    expect((error as ResourceNotFoundError).uri).toBe('compat://sheets/Q3');
+    expect((error as ProtocolError).message).toBe('No sheet at compat://sheets/Q3');
+    expect(records).toEqual([
+      {
+        level: 'info',
+        message: 'resource "compat://sheets/Q3" failed with protocol error -32602: ProtocolError "No sheet at compat://sheets/Q3"',
+        kind: 'protocol',
+        handler: 'resource',
+        name: 'compat://sheets/Q3',
+        status: 400,
+        errorName: 'ProtocolError',
+        errorMessage: 'No sheet at compat://sheets/Q3',
+      },
+    ]);
   });
 
   it("this package's ResourceNotFoundError (-32002) reaches a v2 client as -32602 with its text: v2 never emits -32002", async () => {
-    const { records, logger } = captureRecords();
-    const policy = createErrorPolicy({ logger });
-    const server = new McpServer({ name: 'compat-server-v2', version: '1.0.0' });
-    server.registerResource(
-      'sheet',
-      new ResourceTemplate('compat://sheets/{sheet}', { list: undefined }),
-      {},
-      withClientVisibleResourceErrors(
-        async (_uri: URL, variables: Record<string, string | string[]>) => {
-          throw new OwnResourceNotFoundError(`No sheet named '${String(variables['sheet'])}'`);
-        },
-        { policy },
-      ),
-    );
-    const session = await connect(server);
-    try {
-      const error = (await session.client.readResource({ uri: 'compat://sheets/Q3' }).then(
-        () => undefined,
-        (e: unknown) => e,
-      )) as ProtocolError;
-      expect({ code: error.code, message: error.message }).toEqual({ code: -32602, message: "No sheet named 'Q3'" });
-      expect(records.map((r) => [r.level, r.kind, r.rule, r.status, r.message])).toEqual([
-        ['info', 'anticipated', 'resource-not-found', 404, 'resource "compat://sheets/Q3" failed: ResourceNotFoundError "No sheet named \'Q3\'"'],
-      ]);
-    } finally {
-      await session.close();
-    }
+    const { error: rejected, records } = await readQ3(async (_uri, variables) => {
+      throw new OwnResourceNotFoundError(`No sheet named '${String(variables['sheet'])}'`);
+    });
+    const error = rejected as ProtocolError;
+    expect({ code: error.code, message: error.message }).toEqual({ code: -32602, message: "No sheet named 'Q3'" });
+    expect(records.map((r) => [r.level, r.kind, r.rule, r.status, r.message])).toEqual([
+      ['info', 'anticipated', 'resource-not-found', 404, 'resource "compat://sheets/Q3" failed: ResourceNotFoundError "No sheet named \'Q3\'"'],
+    ]);
   });
 });

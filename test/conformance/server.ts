@@ -19,15 +19,24 @@ import type { AddressInfo } from 'node:net';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type ElicitRequestFormParams,
   type JSONRPCMessage,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy } from '../../src/index.js';
+
+/** Asks the client to fill in a form: `elicitation/create`, mode `form`, with this message and requested schema. */
+function elicitForm(extra: RequestHandlerExtra<ServerRequest, ServerNotification>, message: string, requestedSchema: Omit<ElicitRequestFormParams['requestedSchema'], 'type'>) {
+  return extra.sendRequest({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', ...requestedSchema } } }, ElicitResultSchema);
+}
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -130,89 +139,56 @@ function newServer(): McpServer {
     return text(`LLM response: ${content.type === 'text' ? (content.text ?? '') : content.type}`);
   });
   server.registerTool('test_elicitation', { description: 'Asks the user for input', inputSchema: { message: z.string() } }, async ({ message }, extra) => {
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message,
-          requestedSchema: {
-            type: 'object',
-            properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
-            required: ['username', 'email'],
-          },
-        },
-      },
-      ElicitResultSchema,
-    );
+    const result = await elicitForm(extra, message, {
+      properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+      required: ['username', 'email'],
+    });
     return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
   });
   server.registerTool('test_elicitation_sep1034_defaults', { description: 'Elicitation with defaults (SEP-1034)', inputSchema: {} }, async (_args, extra) => {
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Please review and update the form fields with defaults',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              name: { type: 'string', description: 'User name', default: 'John Doe' },
-              age: { type: 'integer', description: 'User age', default: 30 },
-              score: { type: 'number', description: 'User score', default: 95.5 },
-              status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
-              verified: { type: 'boolean', description: 'Verification status', default: true },
-            },
-            required: [],
-          },
-        },
+    const result = await elicitForm(extra, 'Please review and update the form fields with defaults', {
+      properties: {
+        name: { type: 'string', description: 'User name', default: 'John Doe' },
+        age: { type: 'integer', description: 'User age', default: 30 },
+        score: { type: 'number', description: 'User score', default: 95.5 },
+        status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', description: 'Verification status', default: true },
       },
-      ElicitResultSchema,
-    );
+      required: [],
+    });
     return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
   });
   server.registerTool('test_elicitation_sep1330_enums', { description: 'Elicitation with the enum variants (SEP-1330)', inputSchema: {} }, async (_args, extra) => {
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Please select options from the enum fields',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
-              titledSingle: {
-                type: 'string',
-                description: 'Select one option with titles',
-                oneOf: [
-                  { const: 'value1', title: 'First Option' },
-                  { const: 'value2', title: 'Second Option' },
-                  { const: 'value3', title: 'Third Option' },
-                ],
-              },
-              legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-              untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-              titledMulti: {
-                type: 'array',
-                description: 'Select multiple options with titles',
-                minItems: 1,
-                maxItems: 3,
-                items: {
-                  anyOf: [
-                    { const: 'value1', title: 'First Choice' },
-                    { const: 'value2', title: 'Second Choice' },
-                    { const: 'value3', title: 'Third Choice' },
-                  ],
-                },
-              },
-            },
-            required: [],
+    const result = await elicitForm(extra, 'Please select options from the enum fields', {
+      properties: {
+        untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: {
+          type: 'string',
+          description: 'Select one option with titles',
+          oneOf: [
+            { const: 'value1', title: 'First Option' },
+            { const: 'value2', title: 'Second Option' },
+            { const: 'value3', title: 'Third Option' },
+          ],
+        },
+        legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: {
+          type: 'array',
+          description: 'Select multiple options with titles',
+          minItems: 1,
+          maxItems: 3,
+          items: {
+            anyOf: [
+              { const: 'value1', title: 'First Choice' },
+              { const: 'value2', title: 'Second Choice' },
+              { const: 'value3', title: 'Third Choice' },
+            ],
           },
         },
       },
-      ElicitResultSchema,
-    );
+      required: [],
+    });
     return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
   });
   server.registerTool('test_reconnection', { description: 'Closes its SSE stream mid-call, then answers (SEP-1699)', inputSchema: {} }, async (_args, extra) => {

@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { isGaxiosError } from '../../src/google/index.js';
 import { isHttpClientError } from '../../src/kit/http.js';
-import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
-import { caught, expectNoSecrets, expectOutcome, isolateGoogleEnvironment, render, SECRETS } from './support.js';
+import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
+import { caught, expectNoSecrets, expectOutcome, render, SECRETS, useFakeGoogle } from './support.js';
 
 /** The structural slice of google-auth-library the suite drives. */
 interface OAuth2ClientLike {
@@ -49,31 +49,19 @@ const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_A
 /** Registers the cases for one google-auth-library major. Call inside a `describe`. */
 export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOptions): void {
   let gal: GalModule;
-  let fake: FakeGoogle;
   let closedToken: string;
-  let env: { dir: string; restore: () => void };
+  const google = useFakeGoogle({ isolateEachTest: true });
 
   beforeAll(async () => {
     gal = await load();
-    fake = await startFakeGoogle();
     closedToken = await closedPortUrl('/token');
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    // The metadata "server" is the fake: it answers 404 at once (a closed port would be retried for seconds).
-    env = isolateGoogleEnvironment(new URL(fake.origin).host);
-  });
-  afterEach(() => {
-    env.restore();
   });
 
   const client = (tokenPath: string, extra: Record<string, unknown> = {}): OAuth2ClientLike =>
     new gal.OAuth2Client({
       clientId: 'fake-client.apps.googleusercontent.com',
       clientSecret: SECRETS.clientSecret,
-      endpoints: { oauth2TokenUrl: fake.url(tokenPath) },
+      endpoints: { oauth2TokenUrl: google.fake.url(tokenPath) },
       ...extra,
     });
   const withRefreshToken = (tokenPath: string): OAuth2ClientLike => {
@@ -90,7 +78,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   it('invalid_grant on refresh (getAccessToken): the clean error_description, re-authorization, 401', async () => {
     const error = await caught(() => withRefreshToken('/token/invalid_grant').getAccessToken());
     expect(isGaxiosError(error)).toBe(true);
-    expect(fake.received(SECRETS.refreshToken)).toBe(true);
+    expect(google.fake.received(SECRETS.refreshToken)).toBe(true);
     expectOutcome(error, {
       rule: 'google-oauth-refresh',
       status: 401,
@@ -100,7 +88,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   });
 
   it('invalid_grant on refresh before a request (request())', async () => {
-    const error = await caught(() => withRefreshToken('/token/invalid_grant').request({ url: fake.url('/v1/ok'), retry: false }));
+    const error = await caught(() => withRefreshToken('/token/invalid_grant').request({ url: google.fake.url('/v1/ok'), retry: false }));
     expectOutcome(error, {
       rule: 'google-oauth-refresh',
       status: 401,
@@ -133,7 +121,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     expectOutcome(await caught(() => withRefreshToken('/token/invalid_client').getAccessToken()), {
       rule: 'google-api-error',
       status: 401,
-      message: `Google API POST ${fake.origin}/token/invalid_client failed with 401 invalid_client: ${GOOGLE_MESSAGES.invalidClient}`,
+      message: `Google API POST ${google.fake.origin}/token/invalid_client failed with 401 invalid_client: ${GOOGLE_MESSAGES.invalidClient}`,
     });
   });
 
@@ -148,43 +136,43 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   });
 
   it('API 403 through client.request (GAL 9 joins errors[].message): the API message', async () => {
-    const error = await caught(() => withAccessToken().request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
-    expect(fake.received(SECRETS.accessToken)).toBe(true);
+    const error = await caught(() => withAccessToken().request({ url: google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
+    expect(google.fake.received(SECRETS.accessToken)).toBe(true);
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `Google API GET ${google.fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
     });
   });
 
   it('API 403 with the API key in x-goog-api-key (GAL apiKey, not redacted by gaxios)', async () => {
     const c = client('/token/ok', { apiKey: SECRETS.apiKey });
-    const error = await caught(() => c.request({ url: fake.url('/v1/forbidden'), retry: false }));
-    expect(fake.requests.some((r) => r.headers['x-goog-api-key'] === SECRETS.apiKey)).toBe(true);
+    const error = await caught(() => c.request({ url: google.fake.url('/v1/forbidden'), retry: false }));
+    expect(google.fake.requests.some((r) => r.headers['x-goog-api-key'] === SECRETS.apiKey)).toBe(true);
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${fake.origin}/v1/forbidden failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `Google API GET ${google.fake.origin}/v1/forbidden failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
     });
   });
 
   it('insufficient scopes through client.request: re-authorization, 401', async () => {
-    expectOutcome(await caught(() => withAccessToken().request({ url: fake.url('/v1/scopes'), retry: false })), {
+    expectOutcome(await caught(() => withAccessToken().request({ url: google.fake.url('/v1/scopes'), retry: false })), {
       rule: 'google-insufficient-scopes',
       status: 401,
       reauthorize: true,
-      message: `Google API GET ${fake.origin}/v1/scopes failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): ${GOOGLE_MESSAGES.scopes}`,
+      message: `Google API GET ${google.fake.origin}/v1/scopes failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): ${GOOGLE_MESSAGES.scopes}`,
     });
   });
 
   it('STS invalid_grant: the re-wrapped plain Error (no gaxios symbol) with its clean description', async () => {
-    const subjectFile = join(env.dir, 'subject-token.txt');
+    const subjectFile = join(google.env.dir, 'subject-token.txt');
     writeFileSync(subjectFile, 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.c2lnbmF0dXJl');
     const c = new gal.IdentityPoolClient({
       type: 'external_account',
       audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/pool/providers/provider',
       subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      token_url: fake.url('/sts/invalid_grant'),
+      token_url: google.fake.url('/sts/invalid_grant'),
       credential_source: { file: subjectFile },
     });
     const error = await caught(() => c.getAccessToken());
@@ -206,19 +194,19 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       targetPrincipal: target,
       targetScopes: ['https://www.googleapis.com/auth/cloud-platform'],
       lifetime: 3600,
-      endpoint: fake.url('/iam'),
+      endpoint: google.fake.url('/iam'),
     });
     const error = await caught(() => c.getAccessToken());
     expect((error as Error).message).toBe(`PERMISSION_DENIED: unable to impersonate: ${GOOGLE_MESSAGES.iamDenied}`);
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API POST ${fake.origin}/iam/v1/projects/-/serviceAccounts/${target}:generateAccessToken failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.iamDenied}`,
+      message: `Google API POST ${google.fake.origin}/iam/v1/projects/-/serviceAccounts/${target}:generateAccessToken failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.iamDenied}`,
     });
   });
 
   it('no token at all: request() and getAccessToken() ask to sign in', async () => {
-    expectOutcome(await caught(() => client('/token/ok').request({ url: fake.url('/v1/ok') })), {
+    expectOutcome(await caught(() => client('/token/ok').request({ url: google.fake.url('/v1/ok') })), {
       rule: 'google-sign-in-required',
       status: 401,
       reauthorize: true,
@@ -249,7 +237,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   });
 
   it('GOOGLE_APPLICATION_CREDENTIALS file missing (an ENOENT error): GAL text, without the path', async () => {
-    const secretDir = join(env.dir, 'customer-acme-secrets');
+    const secretDir = join(google.env.dir, 'customer-acme-secrets');
     process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(secretDir, 'service-account.json');
     const error = await caught(() => new gal.GoogleAuth().getClient());
     expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
@@ -265,7 +253,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   });
 
   it('GOOGLE_APPLICATION_CREDENTIALS file incomplete', async () => {
-    const file = join(env.dir, 'incomplete.json');
+    const file = join(google.env.dir, 'incomplete.json');
     writeFileSync(file, JSON.stringify({ type: 'authorized_user', client_id: 'x', refresh_token: SECRETS.refreshToken }));
     process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
     expectOutcome(await caught(() => new gal.GoogleAuth().getClient()), {
@@ -276,8 +264,8 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
   });
 
   it('GOOGLE_APPLICATION_CREDENTIALS file not JSON: never its content', async () => {
-    mkdirSync(join(env.dir, 'keys'));
-    const file = join(env.dir, 'keys', 'broken.json');
+    mkdirSync(join(google.env.dir, 'keys'));
+    const file = join(google.env.dir, 'keys', 'broken.json');
     writeFileSync(file, `{"type": "authorized_user", "refresh_token": "${SECRETS.refreshToken}`);
     process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
     const error = await caught(() => new gal.GoogleAuth().getClient());

@@ -4,10 +4,10 @@
  * and rule, and that the secrets planted in the request (API key in `?key=` and `x-goog-api-key`, access token in
  * `Authorization` and `?access_token=`, client secret in the query, refresh token in the body) come back nowhere.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { isGaxiosError } from '../../src/google/index.js';
-import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
-import { caught, expectOutcome, SECRETS } from './support.js';
+import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
+import { caught, expectOutcome, SECRETS, useFakeGoogle } from './support.js';
 
 /** The part of gaxios the suite uses, in every major. */
 export interface GaxiosModule {
@@ -30,26 +30,22 @@ function credentialHeaders(): Record<string, string> {
 /** Registers the cases for one gaxios major. Call inside a `describe`. */
 export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSuiteOptions): void {
   let gaxios: GaxiosModule;
-  let fake: FakeGoogle;
   let closed: string;
+  const google = useFakeGoogle();
 
   beforeAll(async () => {
     gaxios = await load();
-    fake = await startFakeGoogle();
     closed = await closedPortUrl('/v1/files');
-  });
-  afterAll(async () => {
-    await fake.close();
   });
 
   const request = (path: string, extra: Record<string, unknown> = {}): Promise<unknown> =>
-    caught(() => gaxios.request({ url: fake.url(path), headers: credentialHeaders(), retry: false, ...extra }));
-  const api = (path: string): string => `${fake.origin}${path}`;
+    caught(() => gaxios.request({ url: google.fake.url(path), headers: credentialHeaders(), retry: false, ...extra }));
+  const api = (path: string): string => `${google.fake.origin}${path}`;
 
   it('403 PERMISSION_DENIED: the API message, status, method and URL without key= or client_secret=', async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id&client_secret=${SECRETS.clientSecret}`);
     expect(isGaxiosError(error)).toBe(true);
-    expect(fake.received(SECRETS.apiKey) && fake.received(SECRETS.accessToken) && fake.received(SECRETS.clientSecret)).toBe(true);
+    expect(google.fake.received(SECRETS.apiKey) && google.fake.received(SECRETS.accessToken) && google.fake.received(SECRETS.clientSecret)).toBe(true);
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
@@ -88,7 +84,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
 
   it('400 INVALID_ARGUMENT on a POST whose body holds a refresh token', async () => {
     const error = await request('/v1/invalid', { method: 'POST', data: { range: 'Sheet1!A1:ZZ', refresh_token: SECRETS.refreshToken } });
-    expect(fake.received(SECRETS.refreshToken)).toBe(true);
+    expect(google.fake.received(SECRETS.refreshToken)).toBe(true);
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 400,
@@ -217,7 +213,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     });
 
     it('native fetch, connection reset', async () => {
-      expectOutcome(await native(fake.url(`/reset?key=${SECRETS.apiKey}`)), {
+      expectOutcome(await native(google.fake.url(`/reset?key=${SECRETS.apiKey}`)), {
         rule: 'google-network',
         status: 502,
         message: 'Network error while calling the Google API (ECONNRESET).',
@@ -225,7 +221,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     });
 
     it('native fetch, timeout', async () => {
-      expectOutcome(await native(fake.url('/slow?ms=3000'), { timeout: 50 }), {
+      expectOutcome(await native(google.fake.url('/slow?ms=3000'), { timeout: 50 }), {
         rule: 'google-timeout',
         status: 504,
         message: 'The Google API request timed out.',
@@ -233,7 +229,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     });
 
     it('native fetch, caller abort', async () => {
-      expectOutcome(await native(fake.url('/slow?ms=3000'), { signal: AbortSignal.abort() }), {
+      expectOutcome(await native(google.fake.url('/slow?ms=3000'), { signal: AbortSignal.abort() }), {
         rule: 'google-abort',
         status: 499,
         message: 'The Google API request was aborted.',
@@ -241,7 +237,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     });
 
     it('native fetch, 403', async () => {
-      expectOutcome(await native(fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`)), {
+      expectOutcome(await native(google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`)), {
         rule: 'google-api-error',
         status: 403,
         message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,

@@ -4,13 +4,13 @@
  * takes nothing from the core rules: deliberate errors still win, and unvetted wrappers still show the Google text.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyError, coreRules, createErrorPolicy, ToolError, type AnticipatedClassification } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
-import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
 import type { GaxiosModule } from './gaxios-suite.js';
 import type { GalModule } from './gal-suite.js';
-import { caught, expectOutcome, isolateGoogleEnvironment, REAUTHORIZE, SECRETS } from './support.js';
+import { caught, expectOutcome, REAUTHORIZE, SECRETS, useFakeGoogle } from './support.js';
 
 const googleFirst = createErrorPolicy({ rules: [...googleRules, ...coreRules], reauthorize: REAUTHORIZE, logger: () => undefined });
 const coreFirst = createErrorPolicy({ rules: [...coreRules, ...googleRules], reauthorize: REAUTHORIZE, logger: () => undefined });
@@ -22,24 +22,13 @@ function anticipated(error: unknown, policy: typeof googleFirst): AnticipatedCla
 }
 
 describe('rule order', () => {
-  let fake: FakeGoogle;
   let gaxios7: GaxiosModule;
   let gal10: GalModule;
-  let env: { dir: string; restore: () => void };
+  const google = useFakeGoogle({ isolateEachTest: true });
 
   beforeAll(async () => {
-    fake = await startFakeGoogle();
     gaxios7 = (await import('gaxios7')) as unknown as GaxiosModule;
     gal10 = (await import('google-auth-library10')) as unknown as GalModule;
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    env = isolateGoogleEnvironment(new URL(fake.origin).host);
-  });
-  afterEach(() => {
-    env.restore();
   });
 
   it('googleRules is frozen, its names are unique, and createErrorPolicy accepts it without allowCatchAll', () => {
@@ -50,7 +39,7 @@ describe('rule order', () => {
   });
 
   it('a missing GOOGLE_APPLICATION_CREDENTIALS file (an ENOENT re-worded by GAL) reaches the Google rule in either order', async () => {
-    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(env.dir, 'nowhere', 'key.json');
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(google.env.dir, 'nowhere', 'key.json');
     const error = await caught(() => new gal10.GoogleAuth().getClient());
     expect((error as { code?: string }).code).toBe('ENOENT');
     expect(anticipated(error, coreFirst).rule.name).toBe('google-missing-credentials');
@@ -65,7 +54,7 @@ describe('rule order', () => {
   });
 
   it('Google rules first still leave a deliberate ToolError to the core rule, even when it wraps a gaxios error', async () => {
-    const gaxiosError = await caught(() => gaxios7.request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
+    const gaxiosError = await caught(() => gaxios7.request({ url: google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`), retry: false }));
     const deliberate = new ToolError('You cannot open that spreadsheet.', { cause: gaxiosError });
     const c = anticipated(deliberate, googleFirst);
     expect(c.rule.name).toBe('deliberate');
@@ -73,17 +62,17 @@ describe('rule order', () => {
   });
 
   it('an unvetted wrapper around a gaxios error shows the Google text, never the wrapper’s', async () => {
-    const gaxiosError = await caught(() => gaxios7.request({ url: fake.url(`/v1/missing?key=${SECRETS.apiKey}`), retry: false }));
+    const gaxiosError = await caught(() => gaxios7.request({ url: google.fake.url(`/v1/missing?key=${SECRETS.apiKey}`), retry: false }));
     const wrapper = new Error(`sync of ${SECRETS.apiKey} failed`, { cause: gaxiosError });
     expectOutcome(wrapper, {
       rule: 'google-api-error',
       status: 404,
-      message: `Google API GET ${fake.origin}/v1/missing?key=[REDACTED] failed with 404 NOT_FOUND: ${GOOGLE_MESSAGES.notFound}`,
+      message: `Google API GET ${google.fake.origin}/v1/missing?key=[REDACTED] failed with 404 NOT_FOUND: ${GOOGLE_MESSAGES.notFound}`,
     });
   });
 
   it('HTTP errors need no particular order: no core rule accepts them', async () => {
-    const error = await caught(() => gaxios7.request({ url: fake.url('/v1/scopes'), retry: false }));
+    const error = await caught(() => gaxios7.request({ url: google.fake.url('/v1/scopes'), retry: false }));
     expect(anticipated(error, coreFirst).rule.name).toBe('google-insufficient-scopes');
     expect(anticipated(error, googleFirst).rule.name).toBe('google-insufficient-scopes');
   });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   classifyError,
   coreRules,
@@ -17,7 +17,7 @@ import {
   type LogRecord,
 } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
-import { ISSUED_ACCESS_TOKEN } from '../support/fake-google.js';
+import { ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
 
 /** Node's major version: gaxios 8 and google-auth-library 11 need 22 or later. */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -148,6 +148,47 @@ export function isolateGoogleEnvironment(metadataHost: string): { dir: string; r
         else process.env[key] = value;
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The fake Google of a describe block, and the environment of the running test (see {@link useFakeGoogle}). */
+export interface FakeGoogleInUse {
+  readonly fake: FakeGoogle;
+  /** With `isolateEachTest`: the running test's isolated environment (see {@link isolateGoogleEnvironment}). */
+  readonly env: { readonly dir: string };
+}
+
+/**
+ * Starts the fake Google before the tests of the calling describe block and closes it after them. With
+ * `isolateEachTest`, each test runs in an isolated Google environment whose metadata "server" is the fake: it answers
+ * 404 at once (a closed port would be retried for seconds). Read the fields from inside hooks and tests.
+ */
+export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): FakeGoogleInUse {
+  let fake: FakeGoogle | undefined;
+  let env: { dir: string; restore: () => void } | undefined;
+  beforeAll(async () => {
+    fake = await startFakeGoogle();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  if (options.isolateEachTest === true) {
+    beforeEach(() => {
+      env = isolateGoogleEnvironment(new URL(fake!.origin).host);
+    });
+    afterEach(() => {
+      env?.restore();
+    });
+  }
+  return {
+    get fake() {
+      if (fake === undefined) throw new Error('the fake Google is not running (read it inside hooks and tests)');
+      return fake;
+    },
+    get env() {
+      if (env === undefined) throw new Error('no isolated Google environment (isolateEachTest, inside a test)');
+      return env;
     },
   };
 }

@@ -4,7 +4,7 @@
  * that record is the one of the call's own failure (it names the call's own argument). Then a mixed batch of tools,
  * resources and prompts, anticipated and crashing, interleaved.
  */
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import {
   withClientVisibleErrors,
   withClientVisiblePromptErrors,
   withClientVisibleResourceErrors,
+  type ErrorPolicy,
   type LogRecord,
 } from '../../src/index.js';
 import { CANARY, openSession, recordLogger, settle, type WireSession } from './support.js';
@@ -25,6 +26,18 @@ function jitter(i: number): Promise<void> {
     if (i % 2 === 0) setImmediate(resolve);
     else setTimeout(resolve, i % 7);
   });
+}
+
+/** Registers tool `name` (argument `i`) wrapped under `policy`: it waits a jittered while, then throws `failure(i)`. */
+function jitteryTool(server: McpServer, name: string, policy: ErrorPolicy, failure: (i: number) => Error): void {
+  server.registerTool(
+    name,
+    { inputSchema: { i: z.number() } },
+    withClientVisibleErrors(async ({ i }) => {
+      await jitter(i);
+      throw failure(i);
+    }, { name, policy }),
+  );
 }
 
 let session: WireSession | undefined;
@@ -38,14 +51,7 @@ describe('concurrent failures on one server', () => {
     const { records, logger } = recordLogger();
     const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
     session = await openSession((server) => {
-      server.registerTool(
-        'crash',
-        { inputSchema: { i: z.number() } },
-        withClientVisibleErrors(async ({ i }) => {
-          await jitter(i);
-          throw new Error(`call ${i} failed: ${CANARY}`);
-        }, { name: 'crash', policy }),
-      );
+      jitteryTool(server, 'crash', policy, (i) => new Error(`call ${i} failed: ${CANARY}`));
     });
     const N = 10_000;
     const client = session.client;
@@ -78,14 +84,7 @@ describe('concurrent failures on one server', () => {
     const { records, logger } = recordLogger();
     const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
     session = await openSession((server) => {
-      server.registerTool(
-        'mixed',
-        { inputSchema: { i: z.number() } },
-        withClientVisibleErrors(async ({ i }) => {
-          await jitter(i);
-          throw i % 2 === 0 ? new ToolError(`tool item ${i} is locked`) : new Error(`tool ${i} ${CANARY}`);
-        }, { name: 'mixed', policy }),
-      );
+      jitteryTool(server, 'mixed', policy, (i) => (i % 2 === 0 ? new ToolError(`tool item ${i} is locked`) : new Error(`tool ${i} ${CANARY}`)));
       server.registerResource(
         'item',
         new ResourceTemplate('item://{i}', { list: undefined }),

@@ -1,29 +1,30 @@
 /**
  * Regression tests for bugs a security review found in src/, all fixed since: each test states the contract with the
  * minimal value that once broke it, and fails again if the bug comes back. The comment of each test says what the
- * bug was and how it was fixed. (The file and function names below are those of the review.)
+ * bug was and how it was fixed. The file and function names below are those of the review; where the code has moved
+ * since, its place now is given in brackets.
  *
- * FINDING 1  src/text.ts SECRET_PATTERNS + src/report.ts frames(): quadratic scrubbing and unbounded stack lines: a
- *            message with a line starting `at ` (peer text inside an error message is enough) makes one failure cost
- *            seconds to hours of CPU and puts megabytes in a record.
+ * FINDING 1  src/text.ts SECRET_PATTERNS [now src/scrub.ts] + src/report.ts frames(): quadratic scrubbing and
+ *            unbounded stack lines: a message with a line starting `at ` (peer text inside an error message is
+ *            enough) makes one failure cost seconds to hours of CPU and puts megabytes in a record.
  * FINDING 2  src/report.ts errorLabel(): the error `name` is neither scrubbed nor redacted (record.errorName, the
  *            headline, `caused by:` lines).
  * FINDING 3  src/report.ts frames(): the policy's own `redact` is not applied to stack frames.
- * FINDING 4  src/read.ts linkedErrors(): `Array.isArray` on an `errors` field that is a revoked Proxy throws outside
- *            the try: the walk stops (an allowlisted cause is missed) and the record is the fallback one, which also
- *            drops the call's name (src/report.ts fallbackRecord()).
- * FINDING 5  src/text.ts: util.inspect forms (`client_secret: '…'`, `'client_secret' => '…'`, `token: '…'`) of
- *            credentials without a recognisable value shape are not scrubbed (section 7: GAL refresh bodies are
- *            shown by util.inspect).
- * FINDING 6  src/wrap/guard.ts handledErrors: a protocol error object thrown a second time (a module-level
- *            `new McpError(...)` constant) is never logged again.
+ * FINDING 4  src/read.ts linkedErrors() [now src/kit/chain.ts]: `Array.isArray` on an `errors` field that is a
+ *            revoked Proxy throws outside the try: the walk stops (an allowlisted cause is missed) and the record is
+ *            the fallback one, which also drops the call's name (src/report.ts fallbackRecord()).
+ * FINDING 5  src/text.ts [now src/scrub.ts]: util.inspect forms (`client_secret: '…'`, `'client_secret' => '…'`,
+ *            `token: '…'`) of credentials without a recognisable value shape are not scrubbed (google-auth-library's
+ *            refresh bodies are shown by util.inspect).
+ * FINDING 6  src/wrap/guard.ts handledErrors [now the per-call state of src/wrap/calls.ts]: a protocol error object
+ *            thrown a second time (a module-level `new McpError(...)` constant) is never logged again.
  * FINDING 7  src/wrap/guard.ts guard(): a handler returning a promise whose `constructor` getter throws makes the
  *            wrapper throw synchronously; the SDK then puts that error's message on the wire, and nothing is logged.
  * FINDING 8  src/report.ts frames(): the message's own lines that start with `at ` are logged as stack frames (a
  *            message can forge frames of the stack section).
- * FINDING 9  src/wrap/guard.ts firstReport(): a call is reported to the access log once per last-argument object;
- *            wrapped functions called directly with the same arguments object (no SDK `extra`) lose every outcome
- *            after the first, across different wrapped functions too.
+ * FINDING 9  src/wrap/guard.ts firstReport() [now the per-call state of src/wrap/calls.ts]: a call is reported to the
+ *            access log once per last-argument object; wrapped functions called directly with the same arguments
+ *            object (no SDK `extra`) lose every outcome after the first, across different wrapped functions too.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
@@ -127,8 +128,8 @@ describe('FINDING 3: the policy redact runs on stack frames too', () => {
 });
 
 describe('FINDING 4: an `errors` field that is a revoked Proxy does not stop the cause walk', () => {
-  // src/read.ts linkedErrors() line ~104: Array.isArray(errors) throws for a revoked Proxy, outside the try.
-  // classifyError catches it and calls the failure a crash (the ToolError cause is missed); reportFailure catches
+  // src/read.ts linkedErrors() [now src/kit/chain.ts]: Array.isArray(errors) throws for a revoked Proxy, outside the
+  // try. classifyError catches it and calls the failure a crash (the ToolError cause is missed); reportFailure catches
   // it and writes fallbackRecord(), whose name is '' (src/report.ts fallbackRecord: `name: ''`).
   // Fix: move `Array.isArray(errors)` inside the try of linkedErrors; in fallbackRecord use
   // safeText(context.name ?? '', MAX_NAME_LENGTH) for `name`.
@@ -160,7 +161,7 @@ describe('FINDING 4: an `errors` field that is a revoked Proxy does not stop the
     expect(records[0]).toMatchObject({ kind: 'crash', name: 'sheet_get', errorName: 'TypeError', errorMessage: 'x is undefined' });
   });
 
-  it('property: hostile values with revoked `errors` siblings (the full generator of hostile.property.test.ts)', async () => {
+  it('property: hostile values with revoked `errors` siblings (the full generator of arbitraries.ts)', async () => {
     const { records, logger } = recordLogger();
     const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
     let current: { value: unknown; mode: 'throw' | 'asyncThrow' | 'reject' | 'thenable' } = { value: undefined, mode: 'throw' };
@@ -178,7 +179,7 @@ describe('FINDING 4: an `errors` field that is a revoked Proxy does not stop the
 });
 
 describe('FINDING 5: util.inspect forms of credentials are scrubbed', () => {
-  // src/text.ts: the key=value pattern needs `=`, the JSON pattern needs `"key"`: `client_secret: 'GOCSPX-…'` and
+  // src/text.ts [now src/scrub.ts]: the key=value pattern needs `=`, the JSON pattern needs `"key"`: `client_secret: 'GOCSPX-…'` and
   // `'client_secret' => 'GOCSPX-…'` pass, and a client secret has no value pattern.
   // Fix: a pattern for quoted inspect forms, e.g.
   //   (['"]?\b(?:SECRET_KEYS)['"]?\s*(?::|=>)\s*)'(?:[^'\\]|\\.)*'  ->  $1'[REDACTED]'
@@ -198,8 +199,9 @@ describe('FINDING 5: util.inspect forms of credentials are scrubbed', () => {
 });
 
 describe('FINDING 6: a protocol error object thrown twice is logged twice', () => {
-  // src/wrap/guard.ts answerFailure(): markHandled(error) for protocol errors, in a module-level WeakSet that
-  // never forgets; the next call throwing the same object hits `handledErrors.has(error)` and is not logged.
+  // src/wrap/guard.ts answerFailure() [now src/wrap/calls.ts, per call]: markHandled(error) for protocol errors, in
+  // a module-level WeakSet that never forgets; the next call throwing the same object hits `handledErrors.has(error)`
+  // and is not logged.
   // Fix: only skip errors marked by a wrapper that is still on the same call's path, e.g. mark PolicyRpcError
   // instances only (they are made per call), and for protocol errors consume the mark: `if (handledErrors.delete(error))`,
   // marking again only when rethrowing to an outer wrapper; or keep the mark per call (a WeakMap error -> call).
@@ -281,9 +283,10 @@ describe('FINDING 8: message lines are not logged as stack frames', () => {
 });
 
 describe('FINDING 9: every call reaches the access log, whatever its last argument', () => {
-  // src/wrap/guard.ts firstReport(): `reportedCalls` (a WeakSet of last arguments) is meant to stop a wrapper around
-  // a wrapper from reporting the same SDK request twice, but any object passed last counts: a second call with the
-  // same arguments object, to the same or another wrapped function, is never reported (nor timed).
+  // src/wrap/guard.ts firstReport() [now src/wrap/calls.ts, per call]: `reportedCalls` (a WeakSet of last
+  // arguments) is meant to stop a wrapper around a wrapper from reporting the same SDK request twice, but any object
+  // passed last counts: a second call with the same arguments object, to the same or another wrapped function, is
+  // never reported (nor timed).
   // Fix: dedupe only on an SDK request context (the last argument has an AbortSignal `signal` and a `requestId`),
   // or mark the context for the duration of the call only (delete it when the outermost wrapper settles).
   it('three direct calls sharing one arguments object: three outcomes', async () => {

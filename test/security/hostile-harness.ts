@@ -4,7 +4,7 @@
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   createErrorPolicy,
   withClientVisibleErrors,
@@ -13,8 +13,8 @@ import {
   type ErrorPolicy,
   type Outcome,
 } from '../../src/index.js';
-import { failWith, type Mode } from './arbitraries.js';
-import { recordLogger, type Expectation } from './support.js';
+import { build, caseArb, failWith, type CaseSpec, type Mode } from './arbitraries.js';
+import { recordLogger, runs, timeoutFor, type Expectation } from './support.js';
 
 // Stacks as a production server formats them: V8's own formatting, without the source-map hook the test runner
 // installs (which makes every stack read the policy does ~4x slower, and these files read a million of them).
@@ -92,4 +92,38 @@ export function printable(value: unknown): string {
   } catch {
     return '(unprintable value)';
   }
+}
+
+/** One armed hostile case: the client-text bound, what the policy must answer, and a number for a resource URI. */
+export interface ArmedCase {
+  readonly max: Max;
+  readonly expected: Expectation;
+  /** 0..999 with `uriIndex`; 0 otherwise. */
+  readonly n: number;
+}
+
+/**
+ * A test of a property over the hostile cases, with its share of the case count: for each (case, bound), the thrown
+ * value is built and armed, then `check` runs. With `uriIndex`, each case also draws `n` (0..999) for a resource URI.
+ */
+export function itHoldsForHostileCases(
+  title: string,
+  share: Parameters<typeof runs>[0],
+  msPerCase: number,
+  check: (armed: ArmedCase) => Promise<void>,
+  options: { uriIndex?: boolean } = {},
+): void {
+  it(
+    title,
+    async () => {
+      const run = async (spec: CaseSpec, max: Max, n: number): Promise<void> => {
+        const { value, expected } = build(spec, max);
+        arm(value, spec.mode);
+        await check({ max, expected, n });
+      };
+      if (options.uriIndex === true) await fc.assert(fc.asyncProperty(caseArb(), maxArb, fc.integer({ min: 0, max: 999 }), run), runs(share));
+      else await fc.assert(fc.asyncProperty(caseArb(), maxArb, (spec, max) => run(spec, max, 0)), runs(share));
+    },
+    timeoutFor(share, msPerCase),
+  );
 }

@@ -10,50 +10,38 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PolicyRpcError } from '../../src/wrap/rpc-error.js';
-import { build, caseArb, controlText, type Mode } from './arbitraries.js';
-import { arm, callWithoutThrowing, expectOutcome, extra, maxArb, prompts, records, resources, tools } from './hostile-harness.js';
+import { controlText, type Mode } from './arbitraries.js';
+import { arm, callWithoutThrowing, expectOutcome, extra, itHoldsForHostileCases, prompts, records, resources, tools } from './hostile-harness.js';
 import { CANARY, expectRpcAnswer, expectWellFormedRecord, runs, settle, timeoutFor } from './support.js';
 
 describe('hostile thrown values, resource and prompt wrappers called directly', () => {
-  it(
+  itHoldsForHostileCases(
     'resource: the policy JSON-RPC error with the exact code and text, one record, one outcome, no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, fc.integer({ min: 0, max: 999 }), async (spec, max, n) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const uri = new URL(`hostile://case/${n}`);
-          const outcome = await settle(callWithoutThrowing(() => resources.get(max)!(uri, { n: String(n) }, extra())));
-          expect(outcome.rejected, 'a failed resource read rejects').toBe(true);
-          if (!outcome.rejected) return;
-          expect(outcome.error).toBeInstanceOf(PolicyRpcError);
-          expectRpcAnswer(outcome.error, records, expected, 'resource', uri.href, max);
-          expectOutcome(max, expected, 'resource', uri.href);
-        }),
-        runs('resourceDirect'),
-      );
-    },
-    timeoutFor('resourceDirect', 3),
+    'resourceDirect',
+    3,
+    async ({ max, expected, n }) => {
+      const uri = new URL(`hostile://case/${n}`);
+      const outcome = await settle(callWithoutThrowing(() => resources.get(max)!(uri, { n: String(n) }, extra())));
+      expect(outcome.rejected, 'a failed resource read rejects').toBe(true);
+      if (!outcome.rejected) return;
+      expect(outcome.error).toBeInstanceOf(PolicyRpcError);
+      expectRpcAnswer(outcome.error, records, expected, 'resource', uri.href, max);
+      expectOutcome(max, expected, 'resource', uri.href);
+    }, { uriIndex: true },
   );
 
-  it(
+  itHoldsForHostileCases(
     'prompt: the policy JSON-RPC error with the exact code and text, one record, one outcome, no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, async (spec, max) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const outcome = await settle(callWithoutThrowing(() => prompts.get(max)!(extra())));
-          expect(outcome.rejected, 'a failed prompt rejects').toBe(true);
-          if (!outcome.rejected) return;
-          expect(outcome.error).toBeInstanceOf(PolicyRpcError);
-          expectRpcAnswer(outcome.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
-          expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
-        }),
-        runs('promptDirect'),
-      );
+    'promptDirect',
+    3,
+    async ({ max, expected }) => {
+      const outcome = await settle(callWithoutThrowing(() => prompts.get(max)!(extra())));
+      expect(outcome.rejected, 'a failed prompt rejects').toBe(true);
+      if (!outcome.rejected) return;
+      expect(outcome.error).toBeInstanceOf(PolicyRpcError);
+      expectRpcAnswer(outcome.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
+      expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
     },
-    timeoutFor('promptDirect', 3),
   );
 
   it(

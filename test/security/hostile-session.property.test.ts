@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { build, caseArb } from './arbitraries.js';
 import { applyErrorPolicy } from '../../src/index.js';
-import { arm, expectOutcome, fail, MAXES, maxArb, policies, prompts, records, resources, tools, WITH_OUTCOMES } from './hostile-harness.js';
+import { arm, expectOutcome, fail, itHoldsForHostileCases, MAXES, policies, prompts, records, resources, tools, WITH_OUTCOMES } from './hostile-harness.js';
 import { CANARY, expectRpcAnswer, expectToolAnswer, openSession, runs, settle, timeoutFor, type WireSession } from './support.js';
 
 describe('hostile thrown values through a real McpServer and SDK Client over InMemoryTransport', () => {
@@ -40,71 +40,53 @@ describe('hostile thrown values through a real McpServer and SDK Client over InM
     return JSON.parse(sent[0]!) as Record<string, unknown>;
   }
 
-  it(
+  itHoldsForHostileCases(
     'tools: the exact isError result on the wire and at the client; one record; no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, async (spec, max) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const from = session.wire.length;
-          const result = await session.client.callTool({ name: `hostile_${max}`, arguments: { n: 1 } });
-          expect(answerOnWire(from).result).toEqual(result);
-          expectToolAnswer(result, records, expected, `hostile_${max}`, max);
-          expectOutcome(max, expected, 'tool', `hostile_${max}`);
-        }),
-        runs('toolSession'),
-      );
+    'toolSession',
+    10,
+    async ({ max, expected }) => {
+      const from = session.wire.length;
+      const result = await session.client.callTool({ name: `hostile_${max}`, arguments: { n: 1 } });
+      expect(answerOnWire(from).result).toEqual(result);
+      expectToolAnswer(result, records, expected, `hostile_${max}`, max);
+      expectOutcome(max, expected, 'tool', `hostile_${max}`);
     },
-    timeoutFor('toolSession', 10),
   );
 
-  it(
+  itHoldsForHostileCases(
     'resources: exactly the policy JSON-RPC error on the wire, MCP error at the client; one record; no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, fc.integer({ min: 0, max: 999 }), async (spec, max, n) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const from = session.wire.length;
-          const uri = `hostile${max}://case/${n}`;
-          const outcome = await settle(session.client.readResource({ uri }));
-          expect(outcome.rejected).toBe(true);
-          if (!outcome.rejected) return;
-          const wire = answerOnWire(from);
-          expectRpcAnswer(wire.error, records, expected, 'resource', uri, max);
-          expectOutcome(max, expected, 'resource', uri);
-          const { code, message } = wire.error as { code: number; message: string };
-          expect(outcome.error).toBeInstanceOf(McpError);
-          expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
-        }),
-        runs('resourceSession'),
-      );
-    },
-    timeoutFor('resourceSession', 10),
+    'resourceSession',
+    10,
+    async ({ max, expected, n }) => {
+      const from = session.wire.length;
+      const uri = `hostile${max}://case/${n}`;
+      const outcome = await settle(session.client.readResource({ uri }));
+      expect(outcome.rejected).toBe(true);
+      if (!outcome.rejected) return;
+      const wire = answerOnWire(from);
+      expectRpcAnswer(wire.error, records, expected, 'resource', uri, max);
+      expectOutcome(max, expected, 'resource', uri);
+      const { code, message } = wire.error as { code: number; message: string };
+      expect(outcome.error).toBeInstanceOf(McpError);
+      expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
+    }, { uriIndex: true },
   );
 
-  it(
+  itHoldsForHostileCases(
     'prompts: exactly the policy JSON-RPC error on the wire, MCP error at the client; one record; no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, async (spec, max) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const from = session.wire.length;
-          const outcome = await settle(session.client.getPrompt({ name: `hostile_prompt_${max}` }));
-          expect(outcome.rejected).toBe(true);
-          if (!outcome.rejected) return;
-          const wire = answerOnWire(from);
-          expectRpcAnswer(wire.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
-          expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
-          const { code, message } = wire.error as { code: number; message: string };
-          expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
-        }),
-        runs('promptSession'),
-      );
+    'promptSession',
+    10,
+    async ({ max, expected }) => {
+      const from = session.wire.length;
+      const outcome = await settle(session.client.getPrompt({ name: `hostile_prompt_${max}` }));
+      expect(outcome.rejected).toBe(true);
+      if (!outcome.rejected) return;
+      const wire = answerOnWire(from);
+      expectRpcAnswer(wire.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
+      expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
+      const { code, message } = wire.error as { code: number; message: string };
+      expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
     },
-    timeoutFor('promptSession', 10),
   );
 });
 

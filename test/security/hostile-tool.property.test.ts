@@ -9,27 +9,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toToolResult } from '../../src/index.js';
 import { build, caseArb } from './arbitraries.js';
-import { arm, callWithoutThrowing, expectOutcome, extra, maxArb, policies, printable, records, tools } from './hostile-harness.js';
+import { arm, callWithoutThrowing, expectOutcome, extra, itHoldsForHostileCases, maxArb, policies, printable, records, tools } from './hostile-harness.js';
 import { expectToolAnswer, runs, settle, timeoutFor } from './support.js';
 
 describe('hostile thrown values, tool wrapper called directly', () => {
-  it(
+  itHoldsForHostileCases(
     'valid isError result with the exact text, one record, one outcome, no canary',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb(), maxArb, async (spec, max) => {
-          const { value, expected } = build(spec, max);
-          arm(value, spec.mode);
-          const outcome = await settle(callWithoutThrowing(() => tools.get(max)!({ n: 1 }, extra())));
-          expect(outcome.rejected, 'a tool wrapper resolves').toBe(false);
-          if (outcome.rejected) return;
-          expectToolAnswer(outcome.value, records, expected, `hostile_${max}`, max);
-          expectOutcome(max, expected, 'tool', `hostile_${max}`);
-        }),
-        runs('toolDirect'),
-      );
+    'toolDirect',
+    3,
+    async ({ max, expected }) => {
+      const outcome = await settle(callWithoutThrowing(() => tools.get(max)!({ n: 1 }, extra())));
+      expect(outcome.rejected, 'a tool wrapper resolves').toBe(false);
+      if (outcome.rejected) return;
+      expectToolAnswer(outcome.value, records, expected, `hostile_${max}`, max);
+      expectOutcome(max, expected, 'tool', `hostile_${max}`);
     },
-    timeoutFor('toolDirect', 3),
   );
 
   it(

@@ -1,5 +1,5 @@
 /**
- * Secrets: every secret shape of error-shapes.md section 7, planted in the message, the cause, the URL, the headers,
+ * Secrets: every secret shape of secrets.ts, planted in the message, the cause, the URL, the headers,
  * the body and the stack of allowlisted errors (ToolError / ResourceError texts, network errors, custom rules that
  * echo the message) and of crashes, appears neither in the client's text nor in any log output: the records a
  * function logger gets (JSON.stringify), the text a console-shaped logger gets, and what the default logger writes
@@ -172,7 +172,7 @@ async function run(carrier: Carrier, text: string, kind: LoggerKind, maxMessageL
   return { client, logs: take(), answer };
 }
 
-describe('secrets of section 7 in allowlisted errors and crashes', () => {
+describe('the secret shapes of secrets.ts in allowlisted errors and crashes', () => {
   for (const [carrierName, carrier] of Object.entries(CARRIERS)) {
     it(`${carrierName}: the exact scrubbed client text, and no secret in client text or any log output`, async () => {
       const problems: string[] = [];
@@ -339,7 +339,7 @@ describe('real gaxios and google-auth-library errors carrying the secrets', () =
     const problems: string[] = [];
     for (const [label, error] of errors) {
       // The error really carries the secrets (in its message, config or body), or the test would prove nothing. GAL 9
-      // alone redacts its whole (string) refresh body before throwing (section 7).
+      // alone redacts its whole (string) refresh body before throwing.
       if (!label.startsWith('google-auth-library9') && leakIn(inspect(error, { depth: 6 })) === undefined) problems.push(`${label}: carries no secret`);
       for (const rules of [coreRules, [...googleRules, ...coreRules]]) {
         for (const kind of ['records', 'console', 'stderr'] as const) {

@@ -1,5 +1,5 @@
 /**
- * The secret shapes of shared/reference/error-shapes.md section 7, as they stand in real error texts: API keys in
+ * The secret shapes that real Google API and OAuth error texts carry, as they stand in those texts: API keys in
  * `?key=`, `ya29.` access tokens, `1//` refresh tokens in bodies, `x-goog-api-key` headers, client secrets, JWTs,
  * Authorization headers, `access_token=` / `refresh_token=` / `token=` queries. The values are fake but shaped like
  * the real ones; each carries `Dq3kF4ke` so that a leak of any part of it is found.
@@ -32,7 +32,7 @@ export function leakIn(text: string): string | undefined {
 }
 
 /**
- * Texts carrying the secrets the way section 7 saw them, each with its exact scrubbed form. Every one must be
+ * Texts carrying the secrets the way real gaxios / google-auth-library errors carry them, each with its exact scrubbed form. Every one must be
  * scrubbed: `[raw, scrubbed]`.
  */
 export const EMBEDDINGS: Readonly<Record<string, readonly [string, string]>> = {
@@ -77,9 +77,9 @@ export const EMBEDDINGS: Readonly<Record<string, readonly [string, string]>> = {
 };
 
 /**
- * Texts carrying secrets in util.inspect form with values of no recognisable shape: section 7 says GAL 10/11 refresh
- * bodies (URLSearchParams) are shown in clear by console.error / util.inspect. Not scrubbed today: see
- * findings.test.ts (FINDING 5).
+ * Texts carrying secrets in util.inspect form with values of no recognisable shape: google-auth-library 10/11 refresh
+ * bodies (URLSearchParams) are shown in clear by console.error / util.inspect. Scrubbed since FINDING 5 of
+ * findings.test.ts.
  */
 export const INSPECT_EMBEDDINGS: Readonly<Record<string, string>> = {
   'util.inspect URLSearchParams body': `URLSearchParams { 'grant_type' => 'refresh_token', 'client_secret' => '${SECRET.clientSecret}', 'refresh_token' => '${SECRET.refreshToken}' }`,

@@ -9,6 +9,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, JSONRPCErrorResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
+import { link } from '../support/link.js';
+import type { Session } from '../support/session.js';
 
 export { CallToolResultSchema };
 
@@ -70,11 +72,8 @@ export function timeoutFor(share: keyof typeof SHARES, msPerCase: number): numbe
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A server and a client over InMemoryTransport; `wire` holds every message the server sent, as JSON text. */
-export interface WireSession {
-  readonly server: McpServer;
-  readonly client: Client;
+export interface WireSession extends Session {
   readonly wire: string[];
-  close(): Promise<void>;
 }
 
 /** Connects a fresh McpServer, set up by `register`, to the real SDK Client, capturing the server's messages. */
@@ -88,22 +87,12 @@ export async function openSession(register: (server: McpServer) => void): Promis
     wire.push(JSON.stringify(message));
     return send(message, options);
   };
-  await server.connect(serverSide);
-  const client = new Client({ name: 'security-test-client', version: '1.0.0' });
-  await client.connect(clientSide);
-  return {
-    server,
-    client,
-    wire,
-    close: async () => {
-      await client.close();
-      await server.close();
-    },
-  };
+  const session = await link(server, new Client({ name: 'security-test-client', version: '1.0.0' }), [serverSide, clientSide]);
+  return { ...session, wire };
 }
 
-/** A function logger that keeps every record (the one of test/support/session.ts). */
-export { captureLogs as recordLogger } from '../support/session.js';
+/** A function logger that keeps every record (captureLogs of test/support/calls.ts). */
+export { captureLogs as recordLogger } from '../support/calls.js';
 
 /** A console-shaped logger (info/warn/error taking one text) that keeps what it was given. */
 export function consoleLogger(): { lines: { level: string; text: string }[]; logger: { info(text: string): void; warn(text: string): void; error(text: string): void } } {

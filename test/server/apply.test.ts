@@ -16,7 +16,7 @@ import {
   withClientVisiblePromptErrors,
   withClientVisibleResourceErrors,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, settle, textOf, withoutDurations } from './support.js';
+import { capture, connect, newServer, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e: /srv/secret/path';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, it } from 'vitest';
-import { referenceIn, rpcError, textOf } from './support.js';
+import { referenceIn, rpcError, textOf } from '../support/session.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -12,7 +12,8 @@ import { InMemoryTransport, McpServer, ProtocolError, ResourceTemplate } from '@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors } from '../../src/index.js';
-import { capture, referenceIn, rpcError, settle, textOf, withoutDurations } from './support.js';
+import { capture, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/calls.js';
+import { link } from '../support/link.js';
 
 const CANARY = 'CANARY-v2-2b7e';
 
@@ -20,15 +21,8 @@ function crash(): never {
   throw new Error(CANARY);
 }
 
-async function connectV2(server: McpServer) {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'v2-client', version: '1.0.0' });
-  const notifications: string[] = [];
-  client.fallbackNotificationHandler = async (notification) => {
-    notifications.push(notification.method);
-  };
-  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return { client, notifications };
+function connectV2(server: McpServer) {
+  return link(server, new Client({ name: 'v2-client', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
 }
 
 function newV2(): McpServer {

@@ -13,7 +13,7 @@ import {
   withClientVisiblePromptErrors,
   type ErrorPolicy,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations, withoutReferences } from '../server/support.js';
+import { capture, connect, newServer, referenceIn, rpcError, withoutDurations, withoutReferences } from '../support/session.js';
 
 const CANARY = 'CANARY-9a4c';
 

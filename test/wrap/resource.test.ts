@@ -14,7 +14,7 @@ import {
   type ErrorPolicy,
   type ErrorRule,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../server/support.js';
+import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-51d0';
 
@@ -29,6 +29,13 @@ function serve(mode: Mode, policy: ErrorPolicy, cb: ReadCallback): McpServer {
   server.registerResource('sheet', new ResourceTemplate('sheet://{name}', { list: undefined }), {}, wrap(cb) as never);
   if (mode === 'applyErrorPolicy') applyErrorPolicy(server, policy);
   return server;
+}
+
+/** Serves `cb` (mode `mode`) under a capturing policy made with `options`, reads `uri`: the JSON-RPC error, the records, the outcomes. */
+async function readError(mode: Mode, uri: string, cb: ReadCallback, options: Parameters<typeof capture>[0] = {}) {
+  const { policy, records, outcomes } = capture(options);
+  const { client } = await connect(serve(mode, policy, cb));
+  return { error: await rpcError(client.readResource({ uri })), records, outcomes };
 }
 
 class BusyError extends Error {
@@ -48,12 +55,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
     for (const uri of ['static://sheet', 'sheet://x']) {
       describe(uri.startsWith('static') ? 'static resource' : 'resource template', () => {
         it('ResourceNotFoundError -> -32002 with its text, logged once at info, status 404', async () => {
-          const { policy, records, outcomes } = capture();
-          const server = serve(mode, policy, () => {
+          const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new ResourceNotFoundError('No sheet named x');
           });
-          const { client } = await connect(server);
-          expect(await rpcError(client.readResource({ uri }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri } });
+          expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri } });
           expect(records).toEqual([
             {
               level: 'info',
@@ -71,12 +76,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
         });
 
         it('ResourceError -> -32603 with its text', async () => {
-          const { policy, records, outcomes } = capture();
-          const server = serve(mode, policy, () => {
+          const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new ResourceError('The sheet is being recalculated, try again shortly', { cause: new Error(CANARY) });
           });
-          const { client } = await connect(server);
-          expect(await rpcError(client.readResource({ uri }))).toEqual({
+          expect(error).toEqual({
             code: -32603,
             message: 'MCP error -32603: The sheet is being recalculated, try again shortly',
             data: undefined,
@@ -88,12 +91,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
         });
 
         it('an allowlisted foreign error (network) -> -32603 with the rule text, never the original message', async () => {
-          const { policy, records, outcomes } = capture();
-          const server = serve(mode, policy, () => {
+          const { error, records, outcomes } = await readError(mode, uri, () => {
             throw Object.assign(new Error(`connect ECONNREFUSED 10.0.0.7:443 ${CANARY}`), { code: 'ECONNREFUSED', syscall: 'connect' });
           });
-          const { client } = await connect(server);
-          expect(await rpcError(client.readResource({ uri }))).toEqual({
+          expect(error).toEqual({
             code: -32603,
             message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)',
             data: undefined,
@@ -105,12 +106,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
         });
 
         it("a rule's own JSON-RPC code and status", async () => {
-          const { policy, records, outcomes } = capture({ rules: [busyRule, ...coreRules] });
-          const server = serve(mode, policy, () => {
+          const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new BusyError(CANARY);
-          });
-          const { client } = await connect(server);
-          expect(await rpcError(client.readResource({ uri }))).toEqual({
+          }, { rules: [busyRule, ...coreRules] });
+          expect(error).toEqual({
             code: -32000,
             message: 'MCP error -32000: The sheet is busy, try again in a minute',
             data: undefined,
@@ -120,12 +119,9 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
         });
 
         it('a crash -> -32603 naming the URI and the reference, none of its text', async () => {
-          const { policy, records, outcomes } = capture();
-          const server = serve(mode, policy, () => {
+          const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new TypeError(`Cannot read properties of undefined (reading '${CANARY}')`);
           });
-          const { client } = await connect(server);
-          const error = await rpcError(client.readResource({ uri }));
           const reference = referenceIn(error.message);
           expect(error).toEqual({ code: -32603, message: `MCP error -32603: Error reading resource ${uri} (reference ${reference})`, data: undefined });
           expect(error.message).not.toContain('CANARY');
@@ -144,12 +140,9 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
 
         it("a thrown object's own integer code and data never reach the wire", async () => {
           for (const code of [403, -32001, -32002]) {
-            const { policy, records } = capture();
-            const server = serve(mode, policy, () => {
+            const { error, records } = await readError(mode, uri, () => {
               throw Object.assign(new Error(`forbidden ${CANARY}`), { code, data: { secret: CANARY } });
             });
-            const { client } = await connect(server);
-            const error = await rpcError(client.readResource({ uri }));
             expect(error.code).toBe(-32603);
             expect(error.data).toBeUndefined();
             expect(error.message).toBe(`MCP error -32603: Error reading resource ${uri} (reference ${referenceIn(error.message)})`);

@@ -1,12 +1,14 @@
 /**
- * Real SDK v1 server and client over InMemoryTransport, with a capturing logger, an access log and a record of the
- * notifications the client receives.
+ * What tests observe of a call, whatever the SDK: the log records and outcomes a policy writes, the text of a tool result,
+ * the JSON-RPC error a request rejects with, reference ids. Imports no SDK (see link.ts).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ErrorPolicyOptions, LogRecord, Outcome } from '../../src/index.js';
-import { createErrorPolicy } from '../../src/index.js';
+import { createErrorPolicy, type ErrorPolicyOptions, type LogRecord, type Outcome } from '../../src/index.js';
+
+/** A logger that keeps every record. */
+export function captureLogs(): { records: LogRecord[]; logger: (record: LogRecord) => void } {
+  const records: LogRecord[] = [];
+  return { records, logger: (record) => records.push(record) };
+}
 
 /** Captured log records and outcomes, with the policy that writes them. */
 export function capture(options: Omit<ErrorPolicyOptions, 'logger' | 'onOutcome'> = {}) {
@@ -24,19 +26,13 @@ export function capture(options: Omit<ErrorPolicyOptions, 'logger' | 'onOutcome'
   return { policy, records, outcomes };
 }
 
-/** Connects a real v1 Client to `server`; `notifications` collects every notification method the client receives. */
-export async function connect(server: McpServer) {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  const notifications: string[] = [];
-  client.fallbackNotificationHandler = async (notification) => {
-    notifications.push(notification.method);
-  };
-  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return { client, notifications };
+/** The one text of a tool result: fails unless the result has exactly one content, a text. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: unknown }[] }).content;
+  const only = content?.length === 1 ? content[0] : undefined;
+  if (only?.type !== 'text' || typeof only.text !== 'string') throw new Error(`expected one text content, got ${JSON.stringify(result)}`);
+  return only.text;
 }
-
-export { newServer, REFERENCE } from '../support/session.js';
 
 /** The JSON-RPC error a client request rejects with: its code and message, as the client shows them. */
 export async function rpcError(promise: Promise<unknown>): Promise<{ code: unknown; message: string; data: unknown }> {
@@ -49,12 +45,8 @@ export async function rpcError(promise: Promise<unknown>): Promise<{ code: unkno
   throw new Error('expected the request to fail');
 }
 
-/** The one text of a tool result. */
-export function textOf(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content;
-  if (content?.length !== 1 || content[0]?.type !== 'text') throw new Error(`expected one text content, got ${JSON.stringify(result)}`);
-  return content[0].text ?? '';
-}
+/** Matches a crash reference id. */
+export const REFERENCE = /^[0-9a-f]{12}$/;
 
 /** The reference id at the end of a crash text. */
 export function referenceIn(text: string): string {

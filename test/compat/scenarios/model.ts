@@ -1,0 +1,203 @@
+/**
+ * What a scenario of the compatibility table is (test/compat/scenarios.ts), and the words its expectations are
+ * written in: the client's wire text and the log records, reference ids written `<ref>`.
+ */
+import type { ErrorPolicy } from '../../../src/index.js';
+import { DEGRADED, failureText, fetchClosed, MISSING_FILE, REAUTHORIZE } from './fixtures.js';
+import type { InnerHandlers } from './fixtures.js';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The SDK under test, seen through the few members the table needs (v1 and v2 both have them).
+
+/** The registration methods of an McpServer (v1 `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/server`). */
+export interface LooseServer {
+  registerTool(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
+  registerResource(name: string, uriOrTemplate: unknown, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
+  registerPrompt(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
+  connect(transport: never): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the table needs from an SDK major version. */
+export interface CompatSdk {
+  /** `v1` or `v2`: selects the few expectations that differ between the SDKs. */
+  readonly major: 'v1' | 'v2';
+  newServer(): LooseServer;
+  newTemplate(uriTemplate: string): unknown;
+  /** The SDK's protocol error (`McpError` / `ProtocolError`). */
+  protocolError(code: number, message: string): Error;
+  /** The SDK's `UrlElicitationRequiredError`. */
+  urlElicitationRequired(): Error;
+  /** `applyErrorPolicy` of this package, applied to a server of this SDK. */
+  applyErrorPolicy?: (server: LooseServer, policy: ErrorPolicy) => void;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A scenario.
+
+export type HandlerKind = 'tool' | 'resource' | 'prompt';
+
+export type Category =
+  | 'deliberate'
+  | 'allowlisted'
+  | 'crash'
+  | 'protocol'
+  | 'hostile'
+  | 'nested'
+  | 'degraded'
+  | 'reauthorize'
+  | 'success';
+
+/** What the client gets: a tool result, or a JSON-RPC error as the server sends it (see `clientView`). */
+export type ExpectedWire =
+  | { readonly result: { readonly text: string; readonly isError: boolean } }
+  | { readonly error: { readonly code: number; readonly message: string } };
+
+/** One expected log record (`message` with `<ref>` for the reference id). */
+export interface ExpectedRecord {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly kind: 'anticipated' | 'crash' | 'protocol' | 'degraded';
+  readonly handler: HandlerKind;
+  readonly name: string;
+  readonly status: number;
+  readonly rule?: string;
+  readonly errorName: string;
+  /** The thrown value's message as logged (scrubbed, bounded). */
+  readonly errorMessage: string;
+  /** The error on the cause chain the rule accepted, when it is not the thrown one. */
+  readonly matchedErrorName?: string;
+  readonly matchedErrorMessage?: string;
+  readonly message: string;
+}
+
+/** Values only known at run time, from which some expectations are made. */
+export interface RuntimeFacts {
+  readonly zodMessage: string;
+}
+
+/** Everything a handler may use: the policies and the inputs made once per process. */
+export interface ScenarioContext {
+  readonly policy: ErrorPolicy;
+  readonly degradedPolicy: ErrorPolicy;
+  readonly closedUrl: string;
+  readonly sdk: CompatSdk;
+}
+
+/** A handler's context on one server: the {@link ScenarioContext} and the handlers the nested scenarios call. */
+export interface HandlerContext extends ScenarioContext {
+  readonly inner: InnerHandlers;
+}
+
+/** A tool callback, a resource read callback or a prompt callback, as the SDK calls it. */
+export type Handler = (...args: never[]) => unknown;
+
+export interface Scenario {
+  /** Unique; also the tool / prompt name, or the last segment of the resource URI. */
+  readonly id: string;
+  readonly kind: HandlerKind;
+  readonly category: Category;
+  /** What the scenario proves, in a few words. */
+  readonly title: string;
+  /** Arguments of the call (tools and prompts). */
+  readonly args?: Readonly<Record<string, string>>;
+  /** The resource URI to read (resources). */
+  readonly uri?: string;
+  /**
+   * The handler registered under the scenario's id, made once per server. It is registered raw: the fixture installs
+   * the policy (each handler wrapped on its own, or `applyErrorPolicy` on the whole server), unless the handler comes
+   * wrapped already (the degraded scenarios run under their own policy), which both ways leave as it is.
+   */
+  readonly handler: (context: HandlerContext) => Handler;
+  /** The tool's `inputSchema` or the prompt's `argsSchema`. */
+  readonly schema?: Record<string, unknown>;
+  /** Resources: the URI template the handler is registered under, instead of `compat://sheets/<id>`. */
+  readonly template?: string;
+  readonly expect: (sdk: CompatSdk['major'], facts: RuntimeFacts) => { readonly wire: ExpectedWire; readonly records: readonly ExpectedRecord[] };
+}
+
+/**
+ * A handler that rejects with what `make` returns; `make` runs at call time, so each call throws a fresh value (from
+ * the SDK under test, when `make` reads it from the context).
+ */
+export const throws =
+  (make: (context: HandlerContext) => unknown) =>
+  (context: HandlerContext): Handler =>
+  async () => {
+    throw make(context);
+  };
+
+/** A handler that fetches from the closed port on 127.0.0.1: a real ECONNREFUSED. */
+export const fetchesClosedPort =
+  ({ closedUrl }: HandlerContext): Handler =>
+  () =>
+    fetchClosed(closedUrl);
+
+/** A handler that calls the wrapped inner tool `tool` and rethrows the text of its isError result as an `As`. */
+export const rethrowsFailureOf =
+  (tool: 'locked' | 'crash', As: new (message: string) => Error) =>
+  ({ inner }: HandlerContext): Handler =>
+  async () => {
+    throw new As(failureText(await inner[tool]()));
+  };
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The words of the expectations.
+
+export const s = (scenario: Scenario): Scenario => scenario;
+
+export const tool = (text: string): ExpectedWire => ({ result: { text, isError: true } });
+export const rpc = (code: number, message: string): ExpectedWire => ({ error: { code, message } });
+export const toolText = (id: string, text: string): ExpectedWire => tool(`Error executing tool ${id}: ${text}`);
+export const toolCrash = (id: string): ExpectedWire => tool(`Error executing tool ${id} (reference <ref>)`);
+export const uriOf = (id: string): string => `compat://sheets/${id}`;
+
+/** The error on the cause chain a rule accepted: its name and message. */
+export type Matched = readonly [name: string, message: string];
+
+function matchedFields(matched: Matched | undefined): { matchedErrorName?: string; matchedErrorMessage?: string; line: string } {
+  if (matched === undefined) return { line: '' };
+  const [matchedErrorName, matchedErrorMessage] = matched;
+  return { matchedErrorName, matchedErrorMessage, line: `; matched cause ${matchedErrorName} ${JSON.stringify(matchedErrorMessage)}` };
+}
+
+export function info(handler: HandlerKind, name: string, errorName: string, quoted: string, status = 500, rule = 'deliberate', matched?: Matched): ExpectedRecord {
+  const who = `${handler} ${JSON.stringify(name)}`;
+  const { line, ...fields } = matchedFields(matched);
+  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}${line}` };
+}
+
+export function warn(handler: HandlerKind, name: string, rule: string, status: number, errorName: string, quoted: string, matched?: Matched): ExpectedRecord {
+  const who = `${handler} ${JSON.stringify(name)}`;
+  const { line, ...fields } = matchedFields(matched);
+  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}` };
+}
+
+export function crashed(handler: HandlerKind, name: string, errorName: string, quoted: string): ExpectedRecord {
+  const who = `${handler} ${JSON.stringify(name)}`;
+  return { level: 'error', kind: 'crash', handler, name, status: 500, errorName, errorMessage: quoted, message: `${who} crashed (reference <ref>): ${errorName} ${JSON.stringify(quoted)}` };
+}
+
+export function protocol(handler: HandlerKind, name: string, code: number, status: number, errorName: string, quoted: string): ExpectedRecord {
+  const who = `${handler} ${JSON.stringify(name)}`;
+  return { level: 'info', kind: 'protocol', handler, name, status, errorName, errorMessage: quoted, message: `${who} failed with protocol error ${code}: ${errorName} ${JSON.stringify(quoted)}` };
+}
+
+export function degraded(handler: HandlerKind, name: string): ExpectedRecord {
+  const who = `${handler} ${JSON.stringify(name)}`;
+  return { level: 'info', kind: 'degraded', handler, name, status: 401, errorName: 'degraded', errorMessage: DEGRADED, message: `${who} refused (degraded): ${JSON.stringify(DEGRADED)}` };
+}
+
+/** The message of a protocol error: v1's McpError prefixes `MCP error <code>: `; v2's ProtocolError does not. */
+export const protocolMessage = (sdk: CompatSdk['major'], code: number, text: string): string => (sdk === 'v1' ? `MCP error ${code}: ${text}` : text);
+/** The `name` of protocol errors and their subclasses: `McpError` (v1), `ProtocolError` (v2). */
+export const protocolName = (sdk: CompatSdk['major']): string => (sdk === 'v1' ? 'McpError' : 'ProtocolError');
+
+export const ECONNREFUSED_TEXT = 'Network error: connection refused (ECONNREFUSED)';
+/** The system error behind a refused fetch, as the record names it (its port normalised, see `normaliseRunValues`). */
+export const REFUSED: Matched = ['Error', 'connect ECONNREFUSED 127.0.0.1:<port>'];
+/** The timer behind AbortSignal.timeout's abort. */
+export const TIMED_OUT: Matched = ['TimeoutError', 'The operation was aborted due to timeout'];
+export const ENOENT_TEXT = 'File system error: no such file or directory (ENOENT, open)';
+export const ENOENT_MESSAGE = `ENOENT: no such file or directory, open '${MISSING_FILE}'`;
+export const REVOKED = 'Token has been expired or revoked.';
+export const REVOKED_TEXT = `${REVOKED}\n\n${REAUTHORIZE}`;
