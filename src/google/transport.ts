@@ -1,6 +1,6 @@
 /**
  * What went wrong below HTTP, for gaxios errors that got no response. The shapes differ by version and fetch
- * implementation (error-shapes.md section 1): gaxios 6 keeps node-fetch's `FetchError` in `error`; 7 also in `cause`;
+ * implementation: gaxios 6 keeps node-fetch's `FetchError` in `error`; 7 also in `cause`;
  * 8 adds codes (`TimeoutError`, `AbortError`); with native fetch the system code sits two causes down
  * (`GaxiosError -> TypeError('fetch failed') -> Error{code}`); gaxios 7 marks a timeout only through
  * `config.signal.reason.name`. So the error's `cause` / `error` / `errors[]` links are walked, bounded and cycle-safe.
