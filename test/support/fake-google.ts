@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { closedPort } from './loopback.js';
 
 /** One request as the fake server saw it. */
 export interface RecordedRequest {
@@ -302,14 +303,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   };
 }
 
-/**
- * A URL on 127.0.0.1 where nothing listens: a port the OS handed out and that was closed again, so connecting to it
- * gives ECONNREFUSED.
- */
+/** A URL on 127.0.0.1 where a connection is refused (see closedPort). */
 export async function closedPortUrl(path = '/'): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}${path}`;
+  return `http://127.0.0.1:${await closedPort()}${path}`;
 }

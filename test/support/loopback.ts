@@ -1,15 +1,33 @@
 /** Test support: real network failures against servers on 127.0.0.1 only. */
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createConnection, type AddressInfo } from 'node:net';
 
-/** A port on 127.0.0.1 that nothing listens on (bound once, then closed). */
+/**
+ * Ports below 1024 that nothing listens on in a test run. Every server the tests start listens on port 0, which the OS
+ * hands out from its ephemeral range (32768 and up), so none of them can take one of these between the check below and
+ * the connection a test makes: a refused connection stays refused, whatever runs beside it. None of them is on fetch's
+ * list of blocked ports (1, 7, 9, 13, ... answer `bad port` without connecting).
+ */
+const UNUSED_PORTS = [2, 3, 4, 5, 6, 8, 10, 12];
+
+/** Whether a connection to 127.0.0.1:`port` is refused now. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A port on 127.0.0.1 where a connection is refused (ECONNREFUSED): the first of {@link UNUSED_PORTS} that refuses. */
 export async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (const port of UNUSED_PORTS) {
+    if (await refuses(port)) return port;
+  }
+  throw new Error(`every one of ports ${UNUSED_PORTS.join(', ')} on 127.0.0.1 accepts connections: none is closed`);
 }
 
 /** Starts an HTTP server on 127.0.0.1; returns its base URL and a close function. */

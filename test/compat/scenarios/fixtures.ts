@@ -3,11 +3,10 @@
  * are hard to handle, and the real operations that fail (a fetch to a closed port, a missing file, a real timer).
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ToolError, withClientVisibleErrors, withClientVisibleResourceErrors, type ErrorPolicy, type ErrorRule } from '../../../src/index.js';
+import { closedPort } from '../../support/loopback.js';
 
 /** A path that does not exist on any test machine. */
 export const MISSING_FILE = '/nonexistent/mcp-error-policy-compat/sheet.csv';
@@ -37,13 +36,9 @@ export const grantRevokedRule: ErrorRule = {
   reauthorize: true,
 };
 
-/** A URL on 127.0.0.1 where nothing listens: a port the OS handed out, closed again. */
+/** A URL on 127.0.0.1 where a connection is refused (see closedPort). */
 export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1/sheets`;
+  return `http://127.0.0.1:${await closedPort()}/v1/sheets`;
 }
 
 /** The elicitation an SDK's `UrlElicitationRequiredError` carries in the table (`CompatSdk.urlElicitationRequired`). */
