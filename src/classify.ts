@@ -64,7 +64,7 @@ export interface CrashClassification {
 export type Classification = ProtocolClassification | AnticipatedClassification | CrashClassification;
 
 /** Whether dev mode is on for this policy now. */
-export function crashDetailsExposed(policy: ErrorPolicy): boolean {
+function crashDetailsExposed(policy: ErrorPolicy): boolean {
   if (policy.exposeCrashDetails !== undefined) return policy.exposeCrashDetails;
   try {
     return typeof process === 'object' && process.env.NODE_ENV === 'development';

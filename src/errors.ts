@@ -100,7 +100,7 @@ export class ResourceNotFoundError extends ResourceError {
  * if (isToolError(error)) metrics.increment('tool.deliberate');
  * ```
  */
-export function isToolError(value: unknown): value is ToolError {
+function isToolError(value: unknown): value is ToolError {
   return brandOf(value) === 'ToolError';
 }
 
@@ -111,7 +111,7 @@ export function isToolError(value: unknown): value is ToolError {
  * isResourceError(new ResourceNotFoundError('No sheet named x')); // true
  * ```
  */
-export function isResourceError(value: unknown): value is ResourceError {
+function isResourceError(value: unknown): value is ResourceError {
   const brand = brandOf(value);
   return brand === 'ResourceError' || brand === 'ResourceNotFoundError';
 }

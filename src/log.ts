@@ -73,7 +73,7 @@ export type LogSink = (record: LogRecord) => void;
 type LevelMethod = (...args: unknown[]) => unknown;
 
 /** The record as one text: the message line, then the stack lines. */
-export function formatRecord(record: LogRecord): string {
+function formatRecord(record: LogRecord): string {
   return record.stack === undefined ? record.message : `${record.message}\n${record.stack}`;
 }
 

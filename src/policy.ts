@@ -316,15 +316,8 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
   return Object.freeze(policy);
 }
 
-/**
- * True for a policy made by {@link createErrorPolicy} (of any copy of this package).
- * @example
- * ```ts
- * isErrorPolicy(createErrorPolicy()); // true
- * isErrorPolicy({ rules: [] }); // false
- * ```
- */
-export function isErrorPolicy(value: unknown): value is ErrorPolicy {
+/** True for a policy made by {@link createErrorPolicy} (of any copy of this package). */
+function isErrorPolicy(value: unknown): value is ErrorPolicy {
   try {
     return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;
   } catch {

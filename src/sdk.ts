@@ -101,7 +101,7 @@ export function listRegistrations(registries: Registries): Registration[] {
 /**
  * Where a registered tool keeps its callback: `handler` (SDK 1.24.0 and later, server 2.x), `callback` (SDK 1.23.x).
  */
-export function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
+function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
   return 'handler' in entry ? 'handler' : 'callback';
 }
 

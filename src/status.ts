@@ -14,7 +14,7 @@ export const RESOURCE_NOT_FOUND_CODE = -32002;
 
 
 /** A successful call. */
-export const OK = 200;
+const OK = 200;
 /** A crash, or an anticipated failure whose rule gives no status. */
 export const CRASH = 500;
 /** A re-authorization failure, or a call refused while degraded. */

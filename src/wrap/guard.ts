@@ -17,7 +17,7 @@ import { statusOfResult } from '../status.js';
 import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
-export const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
+const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
 
 /** Holds a wrapper's control (this copy of the package only). */
 const CONTROL = Symbol('mcp-error-policy.control');

@@ -23,7 +23,7 @@ function prefix(name: string | undefined, policy: ErrorPolicy): string {
 }
 
 /** The client text of a failed tool call. */
-export function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
+function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
   const head = prefix(name, policy);
   switch (classification.kind) {
     case 'anticipated':
