@@ -53,6 +53,9 @@ interface OctokitCtor {
 interface StainlessCtor {
   new (options: Record<string, unknown>): { models: { retrieve(id: string): Promise<unknown> } };
 }
+interface StripeCtor {
+  new (key: string, options: Record<string, unknown>): { customers: { retrieve(id: string, params?: Record<string, unknown>): Promise<unknown> } };
+}
 interface KyLike {
   get(url: string, options: Record<string, unknown>): Promise<unknown>;
 }
@@ -113,6 +116,19 @@ const stainless = (label: string, module: string, rules: 'openai' | 'anthropic',
   },
 });
 
+const stripe = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'stripe',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const Stripe = ((await import(module)) as { default: StripeCtor }).default;
+    const { hostname, port } = new URL(origin);
+    const client = new Stripe(SECRETS.stripe, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, timeout: timeoutMs, telemetry: false });
+    return (which) => client.customers.retrieve(which);
+  },
+});
+
 const ky = (label: string, module: string, nodeMajor: number): Variant => ({
   label,
   module,
@@ -138,6 +154,8 @@ export const VARIANTS: readonly Variant[] = [
   stainless('openai 7', 'openai7', 'openai', 22),
   stainless('@anthropic-ai/sdk 0.x', 'anthropic0', 'anthropic', 20),
   stainless('@anthropic-ai/sdk 1.x', 'anthropic1', 'anthropic', 20),
+  stripe('stripe 22', 'stripe22'),
+  stripe('stripe 23', 'stripe23'),
   ky('ky 1', 'ky1', 20),
   ky('ky 2', 'ky2', 22),
 ];

@@ -42,6 +42,16 @@ const OPENAI_CODES: Readonly<Record<string, string>> = {
   unavailable: 'server_error',
 };
 
+const STRIPE_CODES: Readonly<Record<string, string>> = {
+  unauthorized: 'invalid_request_error',
+  forbidden: 'invalid_request_error',
+  missing: 'resource_missing',
+  conflict: 'idempotency_error',
+  invalid: 'parameter_invalid_integer',
+  limited: 'rate_limit',
+  unavailable: 'api_error',
+};
+
 const ANTHROPIC_CODES: Readonly<Record<string, string>> = {
   unauthorized: 'authentication_error',
   forbidden: 'permission_error',
@@ -63,6 +73,11 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
       return (MESSAGES.openai as Record<string, string>)[which];
     case 'anthropic':
       return (MESSAGES.anthropic as Record<string, string>)[which];
+    case 'stripe':
+      if (which === 'unauthorized') return 'Invalid API Key provided: [REDACTED]';
+      if (which === 'missing') return `${MESSAGES.stripe.missing} (param: id)`;
+      if (which === 'invalid') return `${MESSAGES.stripe.invalid} (param: limit)`;
+      return (MESSAGES.stripe as Record<string, string>)[which];
     case 'axios':
       return (MESSAGES.api as Record<string, string>)[which];
     default:
@@ -88,14 +103,16 @@ function withRetry(text: string, which: CaseName, hasSentence: boolean): string 
 /** The expected outcome of `which` for `variant` against the fake at `origin`. */
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
-  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'network', status: 502 };
+  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502 };
   if (which === 'slow') {
     if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
     if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
+    if (prefix === 'stripe') return { text: 'The Stripe API request timed out.', rule: 'stripe-timeout', status: 504 };
     if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
     return { text: 'The operation timed out', rule: 'timeout', status: 504 };
   }
-  const status = Number(HTTP_STATUS[which].slice(0, 3));
+  const line = prefix === 'stripe' && which === 'invalid' ? '400 Bad Request' : HTTP_STATUS[which];
+  const status = Number(line.slice(0, 3));
   let where: string;
   let request: Expected['request'];
   switch (prefix) {
@@ -117,13 +134,17 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
       break;
     }
+    case 'stripe':
+      where = 'Stripe API request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.stripe };
+      break;
     default:
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : {};
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : {};
   const code = which === 'broken' ? undefined : codes[which];
-  const head = `${where} failed with ${HTTP_STATUS[which]}${code === undefined ? '' : ` (${code})`}`;
+  const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));
   const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined);
   return {

@@ -6,6 +6,8 @@
  * - `/github/repos/<owner>/<case>`: GitHub REST, `{ message, documentation_url }` (422 adds `errors[]`), `x-github-request-id`.
  * - `/openai/v1/models/<case>`: OpenAI, `{ error: { message, type, param, code } }`, `x-request-id`.
  * - `/anthropic/v1/models/<case>`: Anthropic, `{ type: 'error', error: { type, message }, request_id }`, `request-id`.
+ * - `/v1/customers/<case>`: Stripe, `{ error: { type, code, message, param } }`, `request-id`; validation failures are 400
+ *   (`invalid`), as Stripe sends them.
  * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
@@ -40,6 +42,7 @@ export const REQUEST_IDS = {
   openai: 'req_0123456789abcdef0123456789abcdef',
   anthropic: 'req_011CSHoEeqs5C35K2UUqR7Fy',
   api: '5f0c9e2e-7b0e-4d0e-9a51-8f3d2c1b0a99',
+  stripe: 'req_8PLxm1W2nZqY3r',
 } as const;
 
 /** The services' messages, as the real services word them. */
@@ -69,6 +72,14 @@ export const MESSAGES = {
     invalid: 'messages: at least one message is required',
     limited: 'Number of request tokens has exceeded your per-minute rate limit.',
     unavailable: 'Overloaded',
+  },
+  stripe: {
+    forbidden: "The provided key does not have the required permissions for this endpoint on account 'acct_1Nv0FGQ9RKHgCVdK'.",
+    missing: "No such customer: 'missing'",
+    conflict: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than 'order-42' if you meant to execute a different request.",
+    invalid: 'Invalid integer: many',
+    limited: 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.',
+    unavailable: 'Stripe is temporarily unavailable. Please try again later.',
   },
   api: {
     unauthorized: 'The access token is invalid or has expired.',
@@ -110,6 +121,10 @@ function message(service: Service, which: Case, req: IncomingMessage): string {
     // OpenAI names the key it got (masked; this fake echoes it whole, so the test proves the scrubber).
     return `Incorrect API key provided: ${credentialOf(req).replace(/^Bearer /, '')}. You can find your API key at https://platform.openai.com/account/api-keys.`;
   }
+  if (service === 'stripe' && which === 'unauthorized') {
+    // Stripe names the key it got (masked; echoed whole here, so the test proves the scrubber).
+    return `Invalid API Key provided: ${credentialOf(req).replace(/^Bearer /, '')}`;
+  }
   const messages = MESSAGES[service] as Readonly<Record<string, string>>;
   return messages[which] ?? 'error';
 }
@@ -138,6 +153,23 @@ const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
   html: 'api_error',
 };
 
+const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
+  unauthorized: ['invalid_request_error'],
+  forbidden: ['invalid_request_error'],
+  missing: ['invalid_request_error', 'resource_missing', 'id'],
+  conflict: ['idempotency_error'],
+  invalid: ['invalid_request_error', 'parameter_invalid_integer', 'limit'],
+  limited: ['invalid_request_error', 'rate_limit'],
+  unavailable: ['api_error'],
+  broken: ['api_error'],
+  html: ['api_error'],
+};
+
+/** The HTTP status of a case at a service: Stripe answers validation failures with 400. */
+export function statusOf(service: Service, which: Case): number {
+  return service === 'stripe' && which === 'invalid' ? 400 : STATUS[which];
+}
+
 function body(service: Service, which: Case, req: IncomingMessage): unknown {
   const text = message(service, which, req);
   switch (service) {
@@ -157,6 +189,10 @@ function body(service: Service, which: Case, req: IncomingMessage): unknown {
     }
     case 'anthropic':
       return { type: 'error', error: { type: ANTHROPIC_TYPES[which], message: text }, request_id: REQUEST_IDS.anthropic };
+    case 'stripe': {
+      const [type, code, param] = STRIPE_ERRORS[which];
+      return { error: { type, ...(code === undefined ? {} : { code }), message: text, ...(param === undefined ? {} : { param }), ...(code === undefined ? {} : { doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}` }) } };
+    }
     case 'api':
       return { type: `https://api.example.test/problems/${which}`, title: reasonTitle(which), status: STATUS[which], detail: text };
   }
@@ -171,7 +207,7 @@ function headers(service: Service, which: Case): Record<string, string> {
     'content-type': service === 'api' ? 'application/problem+json' : 'application/json',
   };
   if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
-  else if (service === 'anthropic') out['request-id'] = REQUEST_IDS.anthropic;
+  else if (service === 'anthropic' || service === 'stripe') out['request-id'] = REQUEST_IDS[service];
   else out['x-request-id'] = REQUEST_IDS[service];
   if (which === 'limited') out['retry-after'] = '7';
   if (which === 'unavailable') out['retry-after'] = '30';
@@ -188,7 +224,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const ROUTE = /^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
+const ROUTE = /^\/v1\/(customers)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
 
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeApis(): Promise<FakeApis> {
@@ -201,8 +237,8 @@ export async function startFakeApis(): Promise<FakeApis> {
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const match = ROUTE.exec(path);
-      const service = (match?.[1] ?? match?.[3] ?? match?.[5]) as Service | undefined;
-      const which = match?.[2] ?? match?.[4] ?? match?.[6];
+      const service = (match?.[1] === undefined ? (match?.[3] ?? match?.[5] ?? match?.[7]) : 'stripe') as Service | undefined;
+      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8];
       if (service === undefined || which === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
         return;
@@ -228,7 +264,7 @@ export async function startFakeApis(): Promise<FakeApis> {
         return;
       }
       const kase = which as Case;
-      res.writeHead(STATUS[kase], headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
+      res.writeHead(statusOf(service, kase), headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
     })();
   });
   server.on('connection', (socket) => {

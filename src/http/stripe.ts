@@ -1,0 +1,94 @@
+/**
+ * Stripe (`stripe` 22 and 23): `StripeError` and its subclasses (`StripeInvalidRequestError`,
+ * `StripeAuthenticationError`, `StripeCardError`, `StripePermissionError`, `StripeRateLimitError`, `StripeAPIError`,
+ * `StripeConnectionError`...), recognised by shape (never `instanceof`: each copy has its own classes): a `type`
+ * naming the class (`StripeInvalidRequestError`), an object `raw`, and for an HTTP failure a numeric `statusCode`.
+ * Stripe's error body is `{ error: { type, code, message, param } }`; the SDK copies those fields onto the error, with
+ * `requestId` (the `request-id` header) and `headers` (the response's, a plain object). The errors hold no request
+ * method or URL.
+ *
+ * Without a response: `StripeConnectionError` keeps the underlying failure in `detail` (not `cause`, where the core
+ * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
+ */
+import { isHttpStatus } from '../kit/http.js';
+import { NETWORK_CODE_TEXT, isNetworkCode, stringCode } from '../kit/codes.js';
+import { isObjectLike, readProp, readString } from '../kit/read.js';
+import type { ErrorRule } from '../rules/rule.js';
+import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
+
+const SERVICE = 'Stripe API';
+
+/** True for a `StripeError` of any copy: `type` `Stripe…Error` and an object `raw`. */
+export function isStripeError(error: unknown): boolean {
+  const type = readString(error, 'type');
+  return type !== undefined && /^Stripe[A-Za-z]{0,48}Error$/.test(type) && isObjectLike(readProp(error, 'raw'));
+}
+
+/** The failure a StripeError with an HTTP status describes, or `undefined`. */
+export function stripeFailureOf(error: unknown): HttpFailure | undefined {
+  if (!isStripeError(error)) return undefined;
+  const status = readProp(error, 'statusCode');
+  if (!isHttpStatus(status) || status < 300) return undefined;
+  const raw = readProp(error, 'raw');
+  const headers = readProp(error, 'headers');
+  const param = serviceCode(readProp(raw, 'param'));
+  const message = serviceMessage(readProp(raw, 'message'));
+  return {
+    service: SERVICE,
+    status,
+    code: serviceCode(readProp(raw, 'code')) ?? serviceCode(readProp(raw, 'type')),
+    message: param === undefined || message === undefined ? message : `${message} (param: ${param})`,
+    requestId: requestIdShaped(readProp(error, 'requestId')) ?? requestIdOf(headers, ['request-id']),
+    retryAfterSeconds: retryAfterSecondsOf(headers),
+  };
+}
+
+/** The system code of a `StripeConnectionError`'s `detail` (`ETIMEDOUT`, `ECONNREFUSED`), or `undefined`. */
+function connectionCodeOf(error: unknown): string | undefined {
+  if (!isStripeError(error) || readString(error, 'type') !== 'StripeConnectionError') return undefined;
+  return stringCode(readProp(error, 'detail'));
+}
+
+/** 401 from Stripe (`Invalid API Key provided`): re-authorization; status 401. */
+export const stripeUnauthorizedRule: ErrorRule = Object.freeze({
+  name: 'stripe-unauthorized',
+  predicate: (error: unknown): boolean => stripeFailureOf(error)?.status === 401,
+  message: (error: unknown): string => failureText(stripeFailureOf(error) ?? { service: SERVICE, status: 401 }),
+  status: 401,
+  level: 'warn',
+  reauthorize: true,
+  request: (error: unknown) => failedRequestFrom(stripeFailureOf(error)),
+});
+
+/** Any other HTTP error status from Stripe (402 card declines included); status the HTTP status. */
+export const stripeHttpErrorRule: ErrorRule = Object.freeze({
+  name: 'stripe-http-error',
+  predicate: (error: unknown): boolean => stripeFailureOf(error) !== undefined,
+  message: (error: unknown): string => failureText(stripeFailureOf(error) ?? { service: SERVICE, status: undefined }),
+  status: (error: unknown): number => stripeFailureOf(error)?.status ?? 502,
+  level: 'warn',
+  request: (error: unknown) => failedRequestFrom(stripeFailureOf(error)),
+});
+
+/** Stripe's own timeout (`timeout` option): `The Stripe API request timed out.`, status 504. */
+export const stripeTimeoutRule: ErrorRule = Object.freeze({
+  name: 'stripe-timeout',
+  predicate: (error: unknown): boolean => connectionCodeOf(error) === 'ETIMEDOUT',
+  message: `The ${SERVICE} request timed out.`,
+  status: 504,
+  level: 'warn',
+});
+
+/** Other connection failures, worded as the core `network` rule words them: `Network error: connection refused (ECONNREFUSED)`. */
+export const stripeNetworkRule: ErrorRule = Object.freeze({
+  name: 'stripe-network',
+  predicate: (error: unknown): boolean => isNetworkCode(connectionCodeOf(error)),
+  message: (error: unknown): string => {
+    const code = connectionCodeOf(error) ?? 'UNKNOWN';
+    const words = Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, code) ? NETWORK_CODE_TEXT[code] : 'network error';
+    return `Network error: ${words} (${code})`;
+  },
+  status: 502,
+  level: 'warn',
+});
