@@ -31,6 +31,8 @@ export interface HttpFailure {
   readonly requestId?: string | undefined;
   /** Seconds to wait before retrying, when the response says. */
   readonly retryAfterSeconds?: number | undefined;
+  /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
+  readonly rejected?: boolean | undefined;
 }
 
 /** The standard reason phrases of the statuses a service answers with. */
@@ -99,8 +101,8 @@ function withNote(message: string, note: string | undefined): string {
  * message alone, or nothing beyond the status line when the service wrote none. Other server errors get a generic
  * sentence, whatever the body says (a crashing service may put its own internals there).
  */
-function statusSentence(status: number | undefined, message: string | undefined): string | undefined {
-  if (status === 401) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
+function statusSentence(status: number | undefined, message: string | undefined, rejected = false): string | undefined {
+  if (status === 401 || rejected) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
   if (status === 403) return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
   if (status !== undefined && status >= 500 && status !== 503 && status !== 529) return 'The service failed to answer';
   return message;
@@ -123,7 +125,7 @@ export function failureText(failure: HttpFailure): string {
   const shownCode = code === undefined || status === undefined || (status >= 500 && status !== 503 && status !== 529) ? '' : ` (${code})`;
   const retry = retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 529 || status === 403) ? retryNote(retryAfterSeconds) : undefined;
   const message = status !== undefined && status >= 500 && status !== 503 && status !== 529 ? undefined : failure.message;
-  const sentence = statusSentence(status, message);
+  const sentence = statusSentence(status, message, failure.rejected);
   if (sentence !== undefined) return `${service}${where} failed${head}${shownCode}: ${withNote(sentence, retry)}`;
   return `${service}${where} failed${head}${shownCode}${retry === undefined ? '' : `. ${retry}`}`;
 }

@@ -56,6 +56,10 @@ interface StainlessCtor {
 interface StripeCtor {
   new (key: string, options: Record<string, unknown>): { customers: { retrieve(id: string, params?: Record<string, unknown>): Promise<unknown> } };
 }
+interface LambdaModule {
+  LambdaClient: new (config: Record<string, unknown>) => { send(command: unknown): Promise<unknown> };
+  GetFunctionCommand: new (input: Record<string, unknown>) => unknown;
+}
 interface KyLike {
   get(url: string, options: Record<string, unknown>): Promise<unknown>;
 }
@@ -129,6 +133,24 @@ const stripe = (label: string, module: string): Variant => ({
   },
 });
 
+const aws = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'aws',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { LambdaClient, GetFunctionCommand } = (await import(module)) as LambdaModule;
+    const client = new LambdaClient({
+      region: 'us-east-1',
+      endpoint: origin,
+      credentials: { accessKeyId: SECRETS.amzCredential, secretAccessKey: SECRETS.amzSignature },
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+    });
+    return (which) => client.send(new GetFunctionCommand({ FunctionName: which }));
+  },
+});
+
 const ky = (label: string, module: string, nodeMajor: number): Variant => ({
   label,
   module,
@@ -156,6 +178,7 @@ export const VARIANTS: readonly Variant[] = [
   stainless('@anthropic-ai/sdk 1.x', 'anthropic1', 'anthropic', 20),
   stripe('stripe 22', 'stripe22'),
   stripe('stripe 23', 'stripe23'),
+  aws('@aws-sdk/client-lambda 3', '@aws-sdk/client-lambda'),
   ky('ky 1', 'ky1', 20),
   ky('ky 2', 'ky2', 22),
 ];

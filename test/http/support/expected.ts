@@ -2,7 +2,7 @@
  * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
  * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
  */
-import { MESSAGES, REQUEST_IDS } from './fake-apis.js';
+import { LAMBDA_ERRORS, MESSAGES, REQUEST_IDS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -78,6 +78,8 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
       if (which === 'missing') return `${MESSAGES.stripe.missing} (param: id)`;
       if (which === 'invalid') return `${MESSAGES.stripe.invalid} (param: limit)`;
       return (MESSAGES.stripe as Record<string, string>)[which];
+    case 'aws':
+      return (MESSAGES.lambda as Record<string, string>)[which];
     case 'axios':
       return (MESSAGES.api as Record<string, string>)[which];
     default:
@@ -93,8 +95,9 @@ function sentence(which: CaseName, message: string | undefined): string | undefi
   return message;
 }
 
-function withRetry(text: string, which: CaseName, hasSentence: boolean): string {
-  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' ? 'Retry after 30 seconds.' : undefined;
+function withRetry(text: string, which: CaseName, hasSentence: boolean, prefix: string): string {
+  // AWS sends no Retry-After with a 503.
+  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' && prefix !== 'aws' ? 'Retry after 30 seconds.' : undefined;
   if (retry === undefined) return text;
   if (!hasSentence) return `${text}. ${retry}`;
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${retry}`;
@@ -108,10 +111,13 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
     if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
     if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
     if (prefix === 'stripe') return { text: 'The Stripe API request timed out.', rule: 'stripe-timeout', status: 504 };
+    if (prefix === 'aws') return { text: 'The AWS request timed out.', rule: 'aws-timeout', status: 504 };
     if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
     return { text: 'The operation timed out', rule: 'timeout', status: 504 };
   }
-  const line = prefix === 'stripe' && which === 'invalid' ? '400 Bad Request' : HTTP_STATUS[which];
+  // Stripe and AWS answer validation failures with 400; AWS rejects credentials with 403 and an error code.
+  const line =
+    (prefix === 'stripe' || prefix === 'aws') && which === 'invalid' ? '400 Bad Request' : prefix === 'aws' && which === 'unauthorized' ? '403 Forbidden' : HTTP_STATUS[which];
   const status = Number(line.slice(0, 3));
   let where: string;
   let request: Expected['request'];
@@ -134,6 +140,10 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
       break;
     }
+    case 'aws':
+      where = 'AWS Lambda request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.lambda };
+      break;
     case 'stripe':
       where = 'Stripe API request';
       request = { httpStatus: status, httpRequestId: REQUEST_IDS.stripe };
@@ -142,15 +152,16 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : {};
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : {};
   const code = which === 'broken' ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));
-  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined);
+  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined, prefix);
   return {
     text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,
     rule: which === 'unauthorized' ? `${prefix}-unauthorized` : `${prefix}-http-error`,
-    status,
+    // A credential rejection is 401 in the access log whatever the HTTP status (AWS: 403).
+    status: which === 'unauthorized' ? 401 : status,
     request,
   };
 }

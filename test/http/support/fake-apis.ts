@@ -8,6 +8,9 @@
  * - `/anthropic/v1/models/<case>`: Anthropic, `{ type: 'error', error: { type, message }, request_id }`, `request-id`.
  * - `/v1/customers/<case>`: Stripe, `{ error: { type, code, message, param } }`, `request-id`; validation failures are 400
  *   (`invalid`), as Stripe sends them.
+ * - `/2015-03-31/functions/<case>`: AWS Lambda (REST-JSON): the error code in `x-amzn-ErrorType`, `{ Type, message }`,
+ *   `x-amzn-RequestId`; credentials rejected with 403 `UnrecognizedClientException`, validation failures 400, rate
+ *   limits 429 with `Retry-After`, 503 without one.
  * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
@@ -43,6 +46,7 @@ export const REQUEST_IDS = {
   anthropic: 'req_011CSHoEeqs5C35K2UUqR7Fy',
   api: '5f0c9e2e-7b0e-4d0e-9a51-8f3d2c1b0a99',
   stripe: 'req_8PLxm1W2nZqY3r',
+  lambda: 'c0ffee00-1d2e-4f3a-9b8c-7d6e5f4a3b2c',
 } as const;
 
 /** The services' messages, as the real services word them. */
@@ -80,6 +84,15 @@ export const MESSAGES = {
     invalid: 'Invalid integer: many',
     limited: 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.',
     unavailable: 'Stripe is temporarily unavailable. Please try again later.',
+  },
+  lambda: {
+    unauthorized: 'The security token included in the request is invalid.',
+    forbidden: 'User: arn:aws:iam::123456789012:user/dev is not authorized to perform: lambda:GetFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:forbidden because no identity-based policy allows the lambda:GetFunction action',
+    missing: 'Function not found: arn:aws:lambda:us-east-1:123456789012:function:missing',
+    conflict: 'The operation cannot be performed at this time. An update is in progress for resource: arn:aws:lambda:us-east-1:123456789012:function:conflict',
+    invalid: "1 validation error detected: Value 'invalid!' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern",
+    limited: 'Rate exceeded',
+    unavailable: 'Service is temporarily unavailable.',
   },
   api: {
     unauthorized: 'The access token is invalid or has expired.',
@@ -165,9 +178,24 @@ const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
   html: ['api_error'],
 };
 
-/** The HTTP status of a case at a service: Stripe answers validation failures with 400. */
+/** AWS Lambda's error codes (`x-amzn-ErrorType`) by case. */
+export const LAMBDA_ERRORS: Readonly<Record<Case, string>> = {
+  unauthorized: 'UnrecognizedClientException',
+  forbidden: 'AccessDeniedException',
+  missing: 'ResourceNotFoundException',
+  conflict: 'ResourceConflictException',
+  invalid: 'ValidationException',
+  limited: 'TooManyRequestsException',
+  unavailable: 'ServiceUnavailableException',
+  broken: 'ServiceException',
+  html: 'ServiceException',
+};
+
+/** The HTTP status of a case at a service: Stripe and AWS answer validation failures with 400, AWS bad credentials with 403. */
 export function statusOf(service: Service, which: Case): number {
-  return service === 'stripe' && which === 'invalid' ? 400 : STATUS[which];
+  if ((service === 'stripe' || service === 'lambda') && which === 'invalid') return 400;
+  if (service === 'lambda' && which === 'unauthorized') return 403;
+  return STATUS[which];
 }
 
 function body(service: Service, which: Case, req: IncomingMessage): unknown {
@@ -193,6 +221,8 @@ function body(service: Service, which: Case, req: IncomingMessage): unknown {
       const [type, code, param] = STRIPE_ERRORS[which];
       return { error: { type, ...(code === undefined ? {} : { code }), message: text, ...(param === undefined ? {} : { param }), ...(code === undefined ? {} : { doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}` }) } };
     }
+    case 'lambda':
+      return which === 'unauthorized' || which === 'forbidden' ? { message: text } : { Type: which === 'broken' || which === 'unavailable' ? 'Service' : 'User', message: text };
     case 'api':
       return { type: `https://api.example.test/problems/${which}`, title: reasonTitle(which), status: STATUS[which], detail: text };
   }
@@ -208,9 +238,13 @@ function headers(service: Service, which: Case): Record<string, string> {
   };
   if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
   else if (service === 'anthropic' || service === 'stripe') out['request-id'] = REQUEST_IDS[service];
+  else if (service === 'lambda') {
+    out['x-amzn-requestid'] = REQUEST_IDS.lambda;
+    out['x-amzn-errortype'] = `${LAMBDA_ERRORS[which]}:http://internal.amazon.com/coral/com.amazonaws.lambda/`;
+  }
   else out['x-request-id'] = REQUEST_IDS[service];
   if (which === 'limited') out['retry-after'] = '7';
-  if (which === 'unavailable') out['retry-after'] = '30';
+  if (which === 'unavailable' && service !== 'lambda') out['retry-after'] = '30';
   if (service === 'github' && which === 'limited') out['x-ratelimit-remaining'] = '4999';
   return out;
 }
@@ -224,7 +258,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const ROUTE = /^\/v1\/(customers)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
+const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
 
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeApis(): Promise<FakeApis> {
@@ -237,8 +271,8 @@ export async function startFakeApis(): Promise<FakeApis> {
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const match = ROUTE.exec(path);
-      const service = (match?.[1] === undefined ? (match?.[3] ?? match?.[5] ?? match?.[7]) : 'stripe') as Service | undefined;
-      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8];
+      const service = (match?.[1] === undefined ? (match?.[3] === undefined ? (match?.[5] ?? match?.[7] ?? match?.[9]) : 'stripe') : 'lambda') as Service | undefined;
+      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8] ?? match?.[10];
       if (service === undefined || which === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
         return;
