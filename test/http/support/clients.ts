@@ -17,6 +17,7 @@ export const SECRETS = {
   anthropic: 'sk-ant-api03-PLANTEDanthropicKEY0123456789abcdefgh',
   slack: 'xoxb-1234567890-PLANTEDslackTOKENabcdef',
   stripe: 'sk_live_PLANTEDstripeKEY0123456789abcdef',
+  notion: 'ntn_PLANTED0123456789notionTOKENabcdefghijklmnopqrs',
   amzSignature: 'PLANTEDamzSIGNATUREfe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024',
   amzCredential: 'AKIAPLANTED000000000',
   password: 'PLANTED-hunter2-password',
@@ -59,6 +60,9 @@ interface StripeCtor {
 interface LambdaModule {
   LambdaClient: new (config: Record<string, unknown>) => { send(command: unknown): Promise<unknown> };
   GetFunctionCommand: new (input: Record<string, unknown>) => unknown;
+}
+interface NotionCtor {
+  new (options: Record<string, unknown>): { pages: { retrieve(args: Record<string, unknown>): Promise<unknown> } };
 }
 interface KyLike {
   get(url: string, options: Record<string, unknown>): Promise<unknown>;
@@ -151,6 +155,18 @@ const aws = (label: string, module: string): Variant => ({
   },
 });
 
+const notion = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'notion',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { Client } = (await import(module)) as { Client: NotionCtor };
+    const client = new Client({ auth: SECRETS.notion, baseUrl: `${origin}/notion`, timeoutMs, retry: false, logger: () => {} });
+    return (which) => client.pages.retrieve({ page_id: which });
+  },
+});
+
 const ky = (label: string, module: string, nodeMajor: number): Variant => ({
   label,
   module,
@@ -179,6 +195,8 @@ export const VARIANTS: readonly Variant[] = [
   stripe('stripe 22', 'stripe22'),
   stripe('stripe 23', 'stripe23'),
   aws('@aws-sdk/client-lambda 3', '@aws-sdk/client-lambda'),
+  notion('@notionhq/client 4', 'notion4'),
+  notion('@notionhq/client 5', 'notion5'),
   ky('ky 1', 'ky1', 20),
   ky('ky 2', 'ky2', 22),
 ];

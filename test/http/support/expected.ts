@@ -2,7 +2,7 @@
  * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
  * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
  */
-import { LAMBDA_ERRORS, MESSAGES, REQUEST_IDS } from './fake-apis.js';
+import { LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -78,6 +78,8 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
       if (which === 'missing') return `${MESSAGES.stripe.missing} (param: id)`;
       if (which === 'invalid') return `${MESSAGES.stripe.invalid} (param: limit)`;
       return (MESSAGES.stripe as Record<string, string>)[which];
+    case 'notion':
+      return (MESSAGES.notion as Record<string, string>)[which];
     case 'aws':
       return (MESSAGES.lambda as Record<string, string>)[which];
     case 'axios':
@@ -111,13 +113,14 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
     if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
     if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
     if (prefix === 'stripe') return { text: 'The Stripe API request timed out.', rule: 'stripe-timeout', status: 504 };
+    if (prefix === 'notion') return { text: 'The Notion API request timed out.', rule: 'notion-timeout', status: 504 };
     if (prefix === 'aws') return { text: 'The AWS request timed out.', rule: 'aws-timeout', status: 504 };
     if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
     return { text: 'The operation timed out', rule: 'timeout', status: 504 };
   }
   // Stripe and AWS answer validation failures with 400; AWS rejects credentials with 403 and an error code.
   const line =
-    (prefix === 'stripe' || prefix === 'aws') && which === 'invalid' ? '400 Bad Request' : prefix === 'aws' && which === 'unauthorized' ? '403 Forbidden' : HTTP_STATUS[which];
+    (prefix === 'stripe' || prefix === 'aws' || prefix === 'notion') && which === 'invalid' ? '400 Bad Request' : prefix === 'aws' && which === 'unauthorized' ? '403 Forbidden' : HTTP_STATUS[which];
   const status = Number(line.slice(0, 3));
   let where: string;
   let request: Expected['request'];
@@ -140,6 +143,10 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
       break;
     }
+    case 'notion':
+      where = 'Notion API request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.notion };
+      break;
     case 'aws':
       where = 'AWS Lambda request';
       request = { httpStatus: status, httpRequestId: REQUEST_IDS.lambda };
@@ -152,7 +159,7 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : {};
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
   const code = which === 'broken' ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));

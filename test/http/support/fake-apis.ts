@@ -11,6 +11,8 @@
  * - `/2015-03-31/functions/<case>`: AWS Lambda (REST-JSON): the error code in `x-amzn-ErrorType`, `{ Type, message }`,
  *   `x-amzn-RequestId`; credentials rejected with 403 `UnrecognizedClientException`, validation failures 400, rate
  *   limits 429 with `Retry-After`, 503 without one.
+ * - `/notion/v1/pages/<case>`: Notion, `{ object: 'error', status, code, message, request_id }`; validation failures are
+ *   400 (`validation_error`).
  * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
@@ -47,6 +49,7 @@ export const REQUEST_IDS = {
   api: '5f0c9e2e-7b0e-4d0e-9a51-8f3d2c1b0a99',
   stripe: 'req_8PLxm1W2nZqY3r',
   lambda: 'c0ffee00-1d2e-4f3a-9b8c-7d6e5f4a3b2c',
+  notion: '6f2b8c4e-1a3d-4e5f-8a7b-9c0d1e2f3a4b',
 } as const;
 
 /** The services' messages, as the real services word them. */
@@ -93,6 +96,15 @@ export const MESSAGES = {
     invalid: "1 validation error detected: Value 'invalid!' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern",
     limited: 'Rate exceeded',
     unavailable: 'Service is temporarily unavailable.',
+  },
+  notion: {
+    unauthorized: 'API token is invalid.',
+    forbidden: 'API token does not have access to this resource.',
+    missing: 'Could not find page with ID: missing. Make sure the relevant pages and databases are shared with your integration.',
+    conflict: 'Conflict occurred while saving. Please try again.',
+    invalid: 'body failed validation: body.properties should be defined, instead was `undefined`.',
+    limited: 'This request exceeds the number of requests allowed. Slow down and try again.',
+    unavailable: 'Notion is unavailable. Please try again later.',
   },
   api: {
     unauthorized: 'The access token is invalid or has expired.',
@@ -178,6 +190,19 @@ const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
   html: ['api_error'],
 };
 
+/** Notion's error codes by case. */
+export const NOTION_CODES: Readonly<Record<Case, string>> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'restricted_resource',
+  missing: 'object_not_found',
+  conflict: 'conflict_error',
+  invalid: 'validation_error',
+  limited: 'rate_limited',
+  unavailable: 'service_unavailable',
+  broken: 'internal_server_error',
+  html: 'internal_server_error',
+};
+
 /** AWS Lambda's error codes (`x-amzn-ErrorType`) by case. */
 export const LAMBDA_ERRORS: Readonly<Record<Case, string>> = {
   unauthorized: 'UnrecognizedClientException',
@@ -193,7 +218,7 @@ export const LAMBDA_ERRORS: Readonly<Record<Case, string>> = {
 
 /** The HTTP status of a case at a service: Stripe and AWS answer validation failures with 400, AWS bad credentials with 403. */
 export function statusOf(service: Service, which: Case): number {
-  if ((service === 'stripe' || service === 'lambda') && which === 'invalid') return 400;
+  if ((service === 'stripe' || service === 'lambda' || service === 'notion') && which === 'invalid') return 400;
   if (service === 'lambda' && which === 'unauthorized') return 403;
   return STATUS[which];
 }
@@ -223,6 +248,8 @@ function body(service: Service, which: Case, req: IncomingMessage): unknown {
     }
     case 'lambda':
       return which === 'unauthorized' || which === 'forbidden' ? { message: text } : { Type: which === 'broken' || which === 'unavailable' ? 'Service' : 'User', message: text };
+    case 'notion':
+      return { object: 'error', status: statusOf(service, which), code: NOTION_CODES[which], message: text, request_id: REQUEST_IDS.notion };
     case 'api':
       return { type: `https://api.example.test/problems/${which}`, title: reasonTitle(which), status: STATUS[which], detail: text };
   }
@@ -238,7 +265,9 @@ function headers(service: Service, which: Case): Record<string, string> {
   };
   if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
   else if (service === 'anthropic' || service === 'stripe') out['request-id'] = REQUEST_IDS[service];
-  else if (service === 'lambda') {
+  else if (service === 'notion') {
+    // the id is in the body
+  } else if (service === 'lambda') {
     out['x-amzn-requestid'] = REQUEST_IDS.lambda;
     out['x-amzn-errortype'] = `${LAMBDA_ERRORS[which]}:http://internal.amazon.com/coral/com.amazonaws.lambda/`;
   }
@@ -258,7 +287,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
+const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/notion\/v1\/(pages)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
 
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeApis(): Promise<FakeApis> {
@@ -271,8 +300,9 @@ export async function startFakeApis(): Promise<FakeApis> {
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const match = ROUTE.exec(path);
-      const service = (match?.[1] === undefined ? (match?.[3] === undefined ? (match?.[5] ?? match?.[7] ?? match?.[9]) : 'stripe') : 'lambda') as Service | undefined;
-      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8] ?? match?.[10];
+      const named = match?.[1] === undefined ? (match?.[3] === undefined ? (match?.[5] === undefined ? undefined : 'notion') : 'stripe') : 'lambda';
+      const service = (named ?? match?.[7] ?? match?.[9] ?? match?.[11]) as Service | undefined;
+      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8] ?? match?.[10] ?? match?.[12];
       if (service === undefined || which === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
         return;
