@@ -7,6 +7,7 @@
  * error body's message and code, its request id and Retry-After headers); the text never holds the error's own
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
+import { NETWORK_CODE_TEXT } from '../kit/codes.js';
 import type { FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../google/body.js';
 
@@ -33,6 +34,8 @@ export interface HttpFailure {
   readonly retryAfterSeconds?: number | undefined;
   /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
   readonly rejected?: boolean | undefined;
+  /** The status is the meaning of the service's error code, not an HTTP status (Slack answers errors with 200): not shown. */
+  readonly inBody?: boolean | undefined;
 }
 
 /** The standard reason phrases of the statuses a service answers with. */
@@ -121,7 +124,7 @@ export function failureText(failure: HttpFailure): string {
   const { service, status, code, method, url, retryAfterSeconds } = failure;
   const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${url}`;
   const reason = status === undefined ? undefined : reasonPhrase(status);
-  const head = status === undefined ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
+  const head = status === undefined || failure.inBody === true ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
   const shownCode = code === undefined || status === undefined || (status >= 500 && status !== 503 && status !== 529) ? '' : ` (${code})`;
   const retry = retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 529 || status === 403) ? retryNote(retryAfterSeconds) : undefined;
   const message = status !== undefined && status >= 500 && status !== 503 && status !== 529 ? undefined : failure.message;
@@ -135,4 +138,10 @@ export function failedRequestFrom(failure: HttpFailure | undefined): FailedReque
   if (failure === undefined) return undefined;
   const { method, url, status, requestId } = failure;
   return { method, url, status, requestId };
+}
+
+/** A network failure's text, worded as the core `network` rule words it: `Network error: connection refused (ECONNREFUSED)`. */
+export function networkText(code: string | undefined): string {
+  const known = code ?? 'UNKNOWN';
+  return `Network error: ${Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, known) ? NETWORK_CODE_TEXT[known] : 'network error'} (${known})`;
 }

@@ -1,7 +1,7 @@
 /**
  * `mcp-error-policy/http`: allowlist rules for the errors of the HTTP clients MCP servers use most: axios 1.x, Octokit
  * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x), Stripe (`stripe` 22, 23), the AWS SDK v3 (`@aws-sdk/client-*` 3.x), Notion
- * (`@notionhq/client` 4, 5) and ky (1, 2). Structural: nothing
+ * (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8) and ky (1, 2). Structural: nothing
  * here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
@@ -21,13 +21,14 @@ import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './a
 import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
 import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
+import { slackHttpErrorRule, slackNetworkRule, slackTimeoutRule, slackUnauthorizedRule } from './slack.js';
 import { anthropicRules, openaiRules } from './stainless.js';
 import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauthorizedRule } from './stripe.js';
 
 /**
  * The HTTP client rules, in their order (first match wins), by name: `github-unauthorized`, `github-http-error`,
  * `openai-unauthorized`, `openai-http-error`, `openai-timeout`, `anthropic-unauthorized`, `anthropic-http-error`,
- * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`, `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`, `ky-unauthorized`, `ky-http-error`, `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
+ * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`, `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`, `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `ky-unauthorized`, `ky-http-error`, `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
  * Each `*-unauthorized` rule takes a 401 (status 401, the policy's re-authorization text); each `*-http-error` rule
  * any other HTTP error status (the access-log status is the HTTP status). Every rule puts the request (method,
  * credential-free URL, status, the service's request id) into the log record. Place them before the core rules, which
@@ -62,6 +63,10 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   notionUnauthorizedRule,
   notionHttpErrorRule,
   notionTimeoutRule,
+  slackUnauthorizedRule,
+  slackHttpErrorRule,
+  slackTimeoutRule,
+  slackNetworkRule,
   kyUnauthorizedRule,
   kyHttpErrorRule,
   axiosUnauthorizedRule,

@@ -11,10 +11,10 @@
  * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
  */
 import { isHttpStatus } from '../kit/http.js';
-import { NETWORK_CODE_TEXT, isNetworkCode, stringCode } from '../kit/codes.js';
+import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
-import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failedRequestFrom, failureText, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
 
 const SERVICE = 'Stripe API';
@@ -84,11 +84,7 @@ export const stripeTimeoutRule: ErrorRule = Object.freeze({
 export const stripeNetworkRule: ErrorRule = Object.freeze({
   name: 'stripe-network',
   predicate: (error: unknown): boolean => isNetworkCode(connectionCodeOf(error)),
-  message: (error: unknown): string => {
-    const code = connectionCodeOf(error) ?? 'UNKNOWN';
-    const words = Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, code) ? NETWORK_CODE_TEXT[code] : 'network error';
-    return `Network error: ${words} (${code})`;
-  },
+  message: (error: unknown): string => networkText(connectionCodeOf(error)),
   status: 502,
   level: 'warn',
 });

@@ -64,6 +64,9 @@ interface LambdaModule {
 interface NotionCtor {
   new (options: Record<string, unknown>): { pages: { retrieve(args: Record<string, unknown>): Promise<unknown> } };
 }
+interface SlackCtor {
+  new (token: string, options: Record<string, unknown>): { conversations: { archive(args: Record<string, unknown>): Promise<unknown> } };
+}
 interface KyLike {
   get(url: string, options: Record<string, unknown>): Promise<unknown>;
 }
@@ -167,6 +170,25 @@ const notion = (label: string, module: string): Variant => ({
   },
 });
 
+const slack = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'slack',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { WebClient } = (await import(module)) as { WebClient: SlackCtor };
+    const logger = { ...quiet, setLevel: () => {}, getLevel: () => 'error', setName: () => {} };
+    const client = new WebClient(SECRETS.slack, {
+      slackApiUrl: `${origin}/slack/api/`,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: timeoutMs,
+      logger,
+    });
+    return (which) => client.conversations.archive({ channel: which });
+  },
+});
+
 const ky = (label: string, module: string, nodeMajor: number): Variant => ({
   label,
   module,
@@ -197,6 +219,8 @@ export const VARIANTS: readonly Variant[] = [
   aws('@aws-sdk/client-lambda 3', '@aws-sdk/client-lambda'),
   notion('@notionhq/client 4', 'notion4'),
   notion('@notionhq/client 5', 'notion5'),
+  slack('@slack/web-api 7', 'slack-web-api7'),
+  slack('@slack/web-api 8', 'slack-web-api8'),
   ky('ky 1', 'ky1', 20),
   ky('ky 2', 'ky2', 22),
 ];

@@ -105,9 +105,48 @@ function withRetry(text: string, which: CaseName, hasSentence: boolean, prefix: 
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${retry}`;
 }
 
+/** Slack: platform errors (HTTP 200) show their code and take the status it means, with no request in the record. */
+function slackExpected(which: CaseName): Expected {
+  const platform: Partial<Record<CaseName, [number, string]>> = {
+    unauthorized: [401, 'Slack API request failed (invalid_auth): Credentials rejected: the service did not accept them'],
+    forbidden: [403, 'Slack API request failed (missing_scope): Access denied: The token lacks the channels:write scope.'],
+    missing: [404, 'Slack API request failed (channel_not_found)'],
+    conflict: [409, 'Slack API request failed (already_archived)'],
+    invalid: [400, 'Slack API request failed (invalid_arguments): [ERROR] missing required field: channel'],
+  };
+  const known = platform[which];
+  if (known !== undefined) {
+    const [status, text] = known;
+    return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status };
+  }
+  switch (which) {
+    case 'limited':
+      return { text: 'Slack API request failed with 429 Too Many Requests. Retry after 7 seconds.', rule: 'slack-http-error', status: 429, request: { httpStatus: 429 } };
+    case 'unavailable':
+      return {
+        text: 'Slack API request failed with 503 Service Unavailable (service_unavailable). Retry after 30 seconds.',
+        rule: 'slack-http-error',
+        status: 503,
+        request: { httpStatus: 503, httpRequestId: REQUEST_IDS.slack },
+      };
+    case 'broken':
+      return {
+        text: 'Slack API request failed with 500 Internal Server Error: The service failed to answer',
+        rule: 'slack-http-error',
+        status: 500,
+        request: { httpStatus: 500, httpRequestId: REQUEST_IDS.slack },
+      };
+    case 'slow':
+      return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504 };
+    default:
+      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502 };
+  }
+}
+
 /** The expected outcome of `which` for `variant` against the fake at `origin`. */
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
+  if (prefix === 'slack') return slackExpected(which);
   if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502 };
   if (which === 'slow') {
     if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };

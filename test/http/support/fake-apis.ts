@@ -13,6 +13,10 @@
  *   limits 429 with `Retry-After`, 503 without one.
  * - `/notion/v1/pages/<case>`: Notion, `{ object: 'error', status, code, message, request_id }`; validation failures are
  *   400 (`validation_error`).
+ * - `/slack/api/<method>` with the case as the form's `channel`: Slack, `{ ok: false, error }` with HTTP 200 for
+ *   platform errors (`invalid_auth`, `missing_scope` with `needed`, `channel_not_found`, `already_archived`,
+ *   `invalid_arguments` with `response_metadata.messages`), 429 with `Retry-After`, 503 and 500 as HTTP errors;
+ *   `x-slack-req-id`.
  * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
@@ -50,6 +54,7 @@ export const REQUEST_IDS = {
   stripe: 'req_8PLxm1W2nZqY3r',
   lambda: 'c0ffee00-1d2e-4f3a-9b8c-7d6e5f4a3b2c',
   notion: '6f2b8c4e-1a3d-4e5f-8a7b-9c0d1e2f3a4b',
+  slack: '9d3e1f0a2b4c6d8e0f1a3b5c7d9e1f2a',
 } as const;
 
 /** The services' messages, as the real services word them. */
@@ -106,6 +111,7 @@ export const MESSAGES = {
     limited: 'This request exceeds the number of requests allowed. Slow down and try again.',
     unavailable: 'Notion is unavailable. Please try again later.',
   },
+  slack: {},
   api: {
     unauthorized: 'The access token is invalid or has expired.',
     forbidden: 'You do not have access to item 42.',
@@ -189,6 +195,29 @@ const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
   broken: ['api_error'],
   html: ['api_error'],
 };
+
+/** Slack's answers by case: HTTP status and body (platform errors come with 200). */
+export const SLACK_ANSWERS: Readonly<Record<Case, [number, Record<string, unknown>]>> = {
+  unauthorized: [200, { ok: false, error: 'invalid_auth' }],
+  forbidden: [200, { ok: false, error: 'missing_scope', needed: 'channels:write', provided: 'chat:write' }],
+  missing: [200, { ok: false, error: 'channel_not_found' }],
+  conflict: [200, { ok: false, error: 'already_archived' }],
+  invalid: [200, { ok: false, error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] missing required field: channel'] } }],
+  limited: [429, { ok: false, error: 'ratelimited' }],
+  unavailable: [503, { ok: false, error: 'service_unavailable' }],
+  broken: [500, {}],
+  html: [502, {}],
+};
+
+/** Slack's answer to a case: its status, headers and body (`broken` echoes the request as plain text). */
+function slackAnswer(which: Case, req: IncomingMessage): [number, Record<string, string>, string] {
+  const [status, json] = SLACK_ANSWERS[which];
+  const out: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-slack-req-id': REQUEST_IDS.slack };
+  if (which === 'limited') out['retry-after'] = '7';
+  if (which === 'unavailable') out['retry-after'] = '30';
+  if (which === 'broken') return [500, { ...out, 'content-type': 'text/plain' }, message('slack', which, req)];
+  return [status, out, JSON.stringify(json)];
+}
 
 /** Notion's error codes by case. */
 export const NOTION_CODES: Readonly<Record<Case, string>> = {
@@ -287,6 +316,8 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+const SLACK_ROUTE = /^\/slack\/api\/[A-Za-z.]+$/;
+
 const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/notion\/v1\/(pages)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
 
 /** Starts the fake on 127.0.0.1. */
@@ -299,6 +330,16 @@ export async function startFakeApis(): Promise<FakeApis> {
       const text = await readBody(req);
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (SLACK_ROUTE.test(path)) {
+        const which = new URLSearchParams(text).get('channel') ?? '';
+        if (which === 'slow' || !(which in STATUS)) {
+          if (which !== 'slow') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+          return;
+        }
+        const [status, head, answer] = slackAnswer(which as Case, req);
+        res.writeHead(status, head).end(answer);
+        return;
+      }
       const match = ROUTE.exec(path);
       const named = match?.[1] === undefined ? (match?.[3] === undefined ? (match?.[5] === undefined ? undefined : 'notion') : 'stripe') : 'lambda';
       const service = (named ?? match?.[7] ?? match?.[9] ?? match?.[11]) as Service | undefined;
