@@ -15,8 +15,7 @@
  */
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import type { ErrorRule } from '../rules/rule.js';
-import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { bounded, requestIdShaped, retryAfterSecondsOf } from './headers.js';
 import { classNames } from './names.js';
 
@@ -63,32 +62,8 @@ export function awsFailureOf(error: unknown): HttpFailure | undefined {
   };
 }
 
-/** Credentials rejected (401, or 400/403 with a credential error code): re-authorization; status 401. */
-export const awsUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'aws-unauthorized',
-  predicate: (error: unknown): boolean => awsFailureOf(error)?.rejected === true,
-  message: (error: unknown): string => failureText(awsFailureOf(error) ?? { service: 'AWS', status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(awsFailureOf(error)),
-});
-
-/** Any other HTTP error status from an AWS service; status the HTTP status. */
-export const awsHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'aws-http-error',
-  predicate: (error: unknown): boolean => awsFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(awsFailureOf(error) ?? { service: 'AWS', status: undefined }),
-  status: (error: unknown): number => awsFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(awsFailureOf(error)),
-});
-
 /** The SDK's request timeout (`TimeoutError` with `$metadata`): `The AWS request timed out.`, status 504. */
-export const awsTimeoutRule: ErrorRule = Object.freeze({
-  name: 'aws-timeout',
-  predicate: (error: unknown): boolean => readString(error, 'name') === 'TimeoutError' && isObjectLike(readProp(error, '$metadata')),
-  message: 'The AWS request timed out.',
-  status: 504,
-  level: 'warn',
-});
+export const awsTimeoutRule = noResponseRule('aws-timeout', (error: unknown): boolean => readString(error, 'name') === 'TimeoutError' && isObjectLike(readProp(error, '$metadata')), 'The AWS request timed out.', 504);
+
+/** `aws-unauthorized`, `aws-http-error`. */
+export const [awsUnauthorizedRule, awsHttpErrorRule] = failureRules('aws', 'AWS', awsFailureOf);

@@ -8,7 +8,7 @@
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
 import { NETWORK_CODE_TEXT } from '../kit/codes.js';
-import type { FailedRequest } from '../rules/rule.js';
+import type { ErrorRule, FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../google/body.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
@@ -144,4 +144,44 @@ export function failedRequestFrom(failure: HttpFailure | undefined): FailedReque
 export function networkText(code: string | undefined): string {
   const known = code ?? 'UNKNOWN';
   return `Network error: ${Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, known) ? NETWORK_CODE_TEXT[known] : 'network error'} (${known})`;
+}
+
+/**
+ * The two rules of one client from its failure reader: `<id>-unauthorized` (a 401 or credentials otherwise rejected:
+ * status 401, the policy's re-authorization text) and `<id>-http-error` (any other failure: its status). Both put
+ * `request(error)` into the log record (by default the failure's method, URL, status and request id).
+ */
+export function failureRules(
+  id: string,
+  service: string,
+  of: (error: unknown) => HttpFailure | undefined,
+  request: (error: unknown) => FailedRequest | undefined = (error) => failedRequestFrom(of(error)),
+): readonly [ErrorRule, ErrorRule] {
+  return [
+    Object.freeze({
+      name: `${id}-unauthorized`,
+      predicate: (error: unknown): boolean => {
+        const failure = of(error);
+        return failure?.status === 401 || failure?.rejected === true;
+      },
+      message: (error: unknown): string => failureText(of(error) ?? { service, status: 401 }),
+      status: 401,
+      level: 'warn',
+      reauthorize: true,
+      request,
+    }),
+    Object.freeze({
+      name: `${id}-http-error`,
+      predicate: (error: unknown): boolean => of(error) !== undefined,
+      message: (error: unknown): string => failureText(of(error) ?? { service, status: undefined }),
+      status: (error: unknown): number => of(error)?.status ?? 502,
+      level: 'warn',
+      request,
+    }),
+  ];
+}
+
+/** A rule for a client's failure without a response: fixed `message` (a timeout, 504) or one built from the error. */
+export function noResponseRule(name: string, predicate: (error: unknown) => boolean, message: string | ((error: unknown) => string), status: number): ErrorRule {
+  return Object.freeze({ name, predicate, message, status, level: 'warn' });
 }

@@ -11,9 +11,8 @@
  */
 import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
-import type { ErrorRule } from '../rules/rule.js';
 import { jsonObject } from './body.js';
-import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
 
 const SERVICE = 'Notion API';
@@ -37,32 +36,8 @@ export function notionFailureOf(error: unknown): HttpFailure | undefined {
   };
 }
 
-/** 401 from Notion (`unauthorized`: `API token is invalid.`): re-authorization; status 401. */
-export const notionUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'notion-unauthorized',
-  predicate: (error: unknown): boolean => notionFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(notionFailureOf(error) ?? { service: SERVICE, status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(notionFailureOf(error)),
-});
-
-/** Any other HTTP error status from Notion; status the HTTP status. */
-export const notionHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'notion-http-error',
-  predicate: (error: unknown): boolean => notionFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(notionFailureOf(error) ?? { service: SERVICE, status: undefined }),
-  status: (error: unknown): number => notionFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(notionFailureOf(error)),
-});
-
 /** The client's timeout (`timeoutMs`): `The Notion API request timed out.`, status 504. */
-export const notionTimeoutRule: ErrorRule = Object.freeze({
-  name: 'notion-timeout',
-  predicate: (error: unknown): boolean => readString(error, 'code') === 'notionhq_client_request_timeout' && readString(error, 'name') === 'RequestTimeoutError',
-  message: `The ${SERVICE} request timed out.`,
-  status: 504,
-  level: 'warn',
-});
+export const notionTimeoutRule = noResponseRule('notion-timeout', (error: unknown): boolean => readString(error, 'code') === 'notionhq_client_request_timeout' && readString(error, 'name') === 'RequestTimeoutError', `The ${SERVICE} request timed out.`, 504);
+
+/** `notion-unauthorized`, `notion-http-error`. */
+export const [notionUnauthorizedRule, notionHttpErrorRule] = failureRules('notion', SERVICE, notionFailureOf);

@@ -13,10 +13,9 @@
 import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
-import type { ErrorRule } from '../rules/rule.js';
 import { jsonObject } from './body.js';
 import { bounded, requestIdOf, retryAfterSecondsOf } from './headers.js';
-import { failedRequestFrom, failureText, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, failedRequestFrom, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'Slack API';
 
@@ -101,41 +100,11 @@ function slackRequest(error: unknown): ReturnType<typeof failedRequestFrom> {
   return failure?.inBody === true ? undefined : failedRequestFrom(failure);
 }
 
-/** Credentials rejected (`invalid_auth`, `not_authed`, `token_revoked`..., or an HTTP 401): re-authorization; status 401. */
-export const slackUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'slack-unauthorized',
-  predicate: (error: unknown): boolean => slackFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(slackFailureOf(error) ?? { service: SERVICE, status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: slackRequest,
-});
-
-/** Any other Slack error: the status its code means, or the HTTP status. */
-export const slackHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'slack-http-error',
-  predicate: (error: unknown): boolean => slackFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(slackFailureOf(error) ?? { service: SERVICE, status: undefined }),
-  status: (error: unknown): number => slackFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: slackRequest,
-});
-
 /** The client's timeout (`timeout` option): `The Slack API request timed out.`, status 504. */
-export const slackTimeoutRule: ErrorRule = Object.freeze({
-  name: 'slack-timeout',
-  predicate: (error: unknown): boolean => isTimedOut(requestFailureOf(error)),
-  message: `The ${SERVICE} request timed out.`,
-  status: 504,
-  level: 'warn',
-});
+export const slackTimeoutRule = noResponseRule('slack-timeout', (error: unknown): boolean => isTimedOut(requestFailureOf(error)), `The ${SERVICE} request timed out.`, 504);
 
 /** Network failures, worded as the core `network` rule words them (v7 keeps them off the cause chain). */
-export const slackNetworkRule: ErrorRule = Object.freeze({
-  name: 'slack-network',
-  predicate: (error: unknown): boolean => networkCodeOf(error) !== undefined,
-  message: (error: unknown): string => networkText(networkCodeOf(error)),
-  status: 502,
-  level: 'warn',
-});
+export const slackNetworkRule = noResponseRule('slack-network', (error: unknown): boolean => networkCodeOf(error) !== undefined, (error: unknown): string => networkText(networkCodeOf(error)), 502);
+
+/** `slack-unauthorized`, `slack-http-error`. */
+export const [slackUnauthorizedRule, slackHttpErrorRule] = failureRules('slack', SERVICE, slackFailureOf, slackRequest);

@@ -13,8 +13,7 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import type { ErrorRule } from '../rules/rule.js';
-import { failedRequestFrom, failureText, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
 
 const SERVICE = 'Stripe API';
@@ -50,41 +49,11 @@ function connectionCodeOf(error: unknown): string | undefined {
   return stringCode(readProp(error, 'detail'));
 }
 
-/** 401 from Stripe (`Invalid API Key provided`): re-authorization; status 401. */
-export const stripeUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'stripe-unauthorized',
-  predicate: (error: unknown): boolean => stripeFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(stripeFailureOf(error) ?? { service: SERVICE, status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(stripeFailureOf(error)),
-});
-
-/** Any other HTTP error status from Stripe (402 card declines included); status the HTTP status. */
-export const stripeHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'stripe-http-error',
-  predicate: (error: unknown): boolean => stripeFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(stripeFailureOf(error) ?? { service: SERVICE, status: undefined }),
-  status: (error: unknown): number => stripeFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(stripeFailureOf(error)),
-});
-
 /** Stripe's own timeout (`timeout` option): `The Stripe API request timed out.`, status 504. */
-export const stripeTimeoutRule: ErrorRule = Object.freeze({
-  name: 'stripe-timeout',
-  predicate: (error: unknown): boolean => connectionCodeOf(error) === 'ETIMEDOUT',
-  message: `The ${SERVICE} request timed out.`,
-  status: 504,
-  level: 'warn',
-});
+export const stripeTimeoutRule = noResponseRule('stripe-timeout', (error: unknown): boolean => connectionCodeOf(error) === 'ETIMEDOUT', `The ${SERVICE} request timed out.`, 504);
 
 /** Other connection failures, worded as the core `network` rule words them: `Network error: connection refused (ECONNREFUSED)`. */
-export const stripeNetworkRule: ErrorRule = Object.freeze({
-  name: 'stripe-network',
-  predicate: (error: unknown): boolean => isNetworkCode(connectionCodeOf(error)),
-  message: (error: unknown): string => networkText(connectionCodeOf(error)),
-  status: 502,
-  level: 'warn',
-});
+export const stripeNetworkRule = noResponseRule('stripe-network', (error: unknown): boolean => isNetworkCode(connectionCodeOf(error)), (error: unknown): string => networkText(connectionCodeOf(error)), 502);
+
+/** `stripe-unauthorized`, `stripe-http-error`. */
+export const [stripeUnauthorizedRule, stripeHttpErrorRule] = failureRules('stripe', SERVICE, stripeFailureOf);
