@@ -46,6 +46,8 @@ const SECRET_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/(?<![A-Za-z0-9_-])(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{6,}/g, REDACTED],
   // GitHub tokens: classic and OAuth/app/refresh (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained (github_pat_).
   [/(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
+  // Notion integration tokens (ntn_, and the older secret_ of 43 characters).
+  [/(?<![A-Za-z0-9_-])(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43,})/g, REDACTED],
   // AWS access key ids (long-term AKIA, temporary ASIA).
   [/(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, REDACTED],
   // Userinfo in URLs: scheme://user:password@host.
@@ -75,7 +77,8 @@ const SECRET_HINT = new RegExp(
     'gocspx-',
     `key${KEY_VALUE}`,
     `passw(?:or)?d${KEY_VALUE}`,
-    `s(?:ecret${KEY_VALUE}|ig(?:nature)?${KEY_VALUE}|k[-_])`,
+    `s(?:ecret(?:_|${KEY_VALUE})|ig(?:nature)?${KEY_VALUE}|k[-_])`,
+    'ntn_',
     `credential${KEY_VALUE}`,
     'rk_',
     'xox[abeoprs]-',

@@ -11,7 +11,7 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
-import { failedRequestFrom, failureText, type HttpFailure } from './failure.js';
+import { failureRules, type HttpFailure } from './failure.js';
 import { retryAfterSecondsOf, requestIdOf } from './headers.js';
 
 /** Response headers that carry a request id, for services axios may call. */
@@ -69,27 +69,6 @@ function isAxiosTimeout(error: unknown): boolean {
   return code === 'ETIMEDOUT' || (code === 'ECONNABORTED' && /^timeout(?: of \d+ms)? exceeded$/.test(readString(error, 'message') ?? ''));
 }
 
-/** 401 from a service called with axios: its message and the policy's re-authorization text; status 401. */
-export const axiosUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'axios-unauthorized',
-  predicate: (error: unknown): boolean => axiosFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(axiosFailureOf(error) ?? { service: 'HTTP', status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(axiosFailureOf(error)),
-});
-
-/** Any other HTTP error status from axios; status the HTTP status. */
-export const axiosHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'axios-http-error',
-  predicate: (error: unknown): boolean => axiosFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(axiosFailureOf(error) ?? { service: 'HTTP', status: undefined }),
-  status: (error: unknown): number => axiosFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(axiosFailureOf(error)),
-});
-
 /** axios timeouts (`timeout` option): `The HTTP request timed out.`, status 504. */
 export const axiosTimeoutRule: ErrorRule = Object.freeze({
   name: 'axios-timeout',
@@ -103,3 +82,6 @@ export const axiosTimeoutRule: ErrorRule = Object.freeze({
     return url === undefined ? undefined : { method: methodOf(config), url };
   },
 });
+
+/** `axios-unauthorized`, `axios-http-error`. */
+export const [axiosUnauthorizedRule, axiosHttpErrorRule] = failureRules('axios', 'HTTP', axiosFailureOf);

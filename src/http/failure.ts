@@ -7,7 +7,8 @@
  * error body's message and code, its request id and Retry-After headers); the text never holds the error's own
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
-import type { FailedRequest } from '../rules/rule.js';
+import { NETWORK_CODE_TEXT } from '../kit/codes.js';
+import type { ErrorRule, FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../google/body.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
@@ -31,6 +32,10 @@ export interface HttpFailure {
   readonly requestId?: string | undefined;
   /** Seconds to wait before retrying, when the response says. */
   readonly retryAfterSeconds?: number | undefined;
+  /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
+  readonly rejected?: boolean | undefined;
+  /** The status is the meaning of the service's error code, not an HTTP status (Slack answers errors with 200): not shown. */
+  readonly inBody?: boolean | undefined;
 }
 
 /** The standard reason phrases of the statuses a service answers with. */
@@ -99,8 +104,8 @@ function withNote(message: string, note: string | undefined): string {
  * message alone, or nothing beyond the status line when the service wrote none. Other server errors get a generic
  * sentence, whatever the body says (a crashing service may put its own internals there).
  */
-function statusSentence(status: number | undefined, message: string | undefined): string | undefined {
-  if (status === 401) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
+function statusSentence(status: number | undefined, message: string | undefined, rejected = false): string | undefined {
+  if (status === 401 || rejected) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
   if (status === 403) return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
   if (status !== undefined && status >= 500 && status !== 503 && status !== 529) return 'The service failed to answer';
   return message;
@@ -119,11 +124,11 @@ export function failureText(failure: HttpFailure): string {
   const { service, status, code, method, url, retryAfterSeconds } = failure;
   const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${url}`;
   const reason = status === undefined ? undefined : reasonPhrase(status);
-  const head = status === undefined ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
+  const head = status === undefined || failure.inBody === true ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
   const shownCode = code === undefined || status === undefined || (status >= 500 && status !== 503 && status !== 529) ? '' : ` (${code})`;
   const retry = retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 529 || status === 403) ? retryNote(retryAfterSeconds) : undefined;
   const message = status !== undefined && status >= 500 && status !== 503 && status !== 529 ? undefined : failure.message;
-  const sentence = statusSentence(status, message);
+  const sentence = statusSentence(status, message, failure.rejected);
   if (sentence !== undefined) return `${service}${where} failed${head}${shownCode}: ${withNote(sentence, retry)}`;
   return `${service}${where} failed${head}${shownCode}${retry === undefined ? '' : `. ${retry}`}`;
 }
@@ -133,4 +138,50 @@ export function failedRequestFrom(failure: HttpFailure | undefined): FailedReque
   if (failure === undefined) return undefined;
   const { method, url, status, requestId } = failure;
   return { method, url, status, requestId };
+}
+
+/** A network failure's text, worded as the core `network` rule words it: `Network error: connection refused (ECONNREFUSED)`. */
+export function networkText(code: string | undefined): string {
+  const known = code ?? 'UNKNOWN';
+  return `Network error: ${Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, known) ? NETWORK_CODE_TEXT[known] : 'network error'} (${known})`;
+}
+
+/**
+ * The two rules of one client from its failure reader: `<id>-unauthorized` (a 401 or credentials otherwise rejected:
+ * status 401, the policy's re-authorization text) and `<id>-http-error` (any other failure: its status). Both put
+ * `request(error)` into the log record (by default the failure's method, URL, status and request id).
+ */
+export function failureRules(
+  id: string,
+  service: string,
+  of: (error: unknown) => HttpFailure | undefined,
+  request: (error: unknown) => FailedRequest | undefined = (error) => failedRequestFrom(of(error)),
+): readonly [ErrorRule, ErrorRule] {
+  return [
+    Object.freeze({
+      name: `${id}-unauthorized`,
+      predicate: (error: unknown): boolean => {
+        const failure = of(error);
+        return failure?.status === 401 || failure?.rejected === true;
+      },
+      message: (error: unknown): string => failureText(of(error) ?? { service, status: 401 }),
+      status: 401,
+      level: 'warn',
+      reauthorize: true,
+      request,
+    }),
+    Object.freeze({
+      name: `${id}-http-error`,
+      predicate: (error: unknown): boolean => of(error) !== undefined,
+      message: (error: unknown): string => failureText(of(error) ?? { service, status: undefined }),
+      status: (error: unknown): number => of(error)?.status ?? 502,
+      level: 'warn',
+      request,
+    }),
+  ];
+}
+
+/** A rule for a client's failure without a response: fixed `message` (a timeout, 504) or one built from the error. */
+export function noResponseRule(name: string, predicate: (error: unknown) => boolean, message: string | ((error: unknown) => string), status: number): ErrorRule {
+  return Object.freeze({ name, predicate, message, status, level: 'warn' });
 }

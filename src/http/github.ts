@@ -10,10 +10,9 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
-import type { ErrorRule } from '../rules/rule.js';
 import { jsonObject } from './body.js';
 import { bounded, headerOf, requestIdOf, retryAfterSecondsOf } from './headers.js';
-import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'GitHub API';
 
@@ -86,23 +85,5 @@ export function githubFailureOf(error: unknown): HttpFailure | undefined {
   };
 }
 
-/** 401 from the GitHub API (`Bad credentials`): re-authorization; status 401. */
-export const githubUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'github-unauthorized',
-  predicate: (error: unknown): boolean => githubFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(githubFailureOf(error) ?? { service: SERVICE, status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(githubFailureOf(error)),
-});
-
-/** Any other HTTP error status from the GitHub API; status the HTTP status. */
-export const githubHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'github-http-error',
-  predicate: (error: unknown): boolean => githubFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(githubFailureOf(error) ?? { service: SERVICE, status: undefined }),
-  status: (error: unknown): number => githubFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(githubFailureOf(error)),
-});
+/** `github-unauthorized`, `github-http-error`. */
+export const [githubUnauthorizedRule, githubHttpErrorRule] = failureRules('github', SERVICE, githubFailureOf);

@@ -1,31 +1,43 @@
 /**
  * `mcp-error-policy/http`: allowlist rules for the errors of the HTTP clients MCP servers use most: axios 1.x, Octokit
- * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x) and ky (1, 2). Structural: nothing
- * here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
+ * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x), Stripe (`stripe` 22, 23), the AWS
+ * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8) and ky (1, 2).
+ * Structural: nothing here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
  * - `GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found: Not Found`
  * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: sk-proj-****1234.` + re-authorization
  * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 seconds.`
  * - `HTTP POST https://api.example.com/v1/items failed with 500 Internal Server Error: The service failed to answer`
+ * - `Stripe API request failed with 404 Not Found (resource_missing): No such customer: 'cus_1' (param: id)`
+ * - `Slack API request failed (channel_not_found)` (Slack's errors come with HTTP 200: the status is what the code means)
  * - timeouts: `The HTTP request timed out.`, `The OpenAI API request timed out.`; refused connections and other
  *   network failures: the core `network` rule (`Network error: connection refused (ECONNREFUSED)`), which finds the
- *   system code on each client's cause chain.
+ *   system code on each client's cause chain, or `stripe-network` / `slack-network` where the client keeps it off
+ *   that chain.
  *
  * @packageDocumentation
  */
 import type { ErrorRule } from '../rules/rule.js';
+import { awsHttpErrorRule, awsTimeoutRule, awsUnauthorizedRule } from './aws.js';
 import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
 import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
+import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
+import { slackHttpErrorRule, slackNetworkRule, slackTimeoutRule, slackUnauthorizedRule } from './slack.js';
 import { anthropicRules, openaiRules } from './stainless.js';
+import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauthorizedRule } from './stripe.js';
 
 /**
  * The HTTP client rules, in their order (first match wins), by name: `github-unauthorized`, `github-http-error`,
  * `openai-unauthorized`, `openai-http-error`, `openai-timeout`, `anthropic-unauthorized`, `anthropic-http-error`,
- * `anthropic-timeout`, `ky-unauthorized`, `ky-http-error`, `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
- * Each `*-unauthorized` rule takes a 401 (status 401, the policy's re-authorization text); each `*-http-error` rule
- * any other HTTP error status (the access-log status is the HTTP status). Every rule puts the request (method,
+ * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`,
+ * `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`,
+ * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `ky-unauthorized`, `ky-http-error`,
+ * `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
+ * Each `*-unauthorized` rule takes a 401 or credentials otherwise rejected (AWS's credential error codes, Slack's
+ * `invalid_auth`; status 401, the policy's re-authorization text); each `*-http-error` rule any other HTTP error status
+ * (the access-log status is the HTTP status; for Slack's HTTP-200 errors, the status their code means). Every rule puts the request (method,
  * credential-free URL, status, the service's request id) into the log record. Place them before the core rules, which
  * then take refused connections and the other network failures these clients wrap. Pick single rules by name.
  *
@@ -48,6 +60,20 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   githubHttpErrorRule,
   ...openaiRules,
   ...anthropicRules,
+  stripeUnauthorizedRule,
+  stripeHttpErrorRule,
+  stripeTimeoutRule,
+  stripeNetworkRule,
+  awsUnauthorizedRule,
+  awsHttpErrorRule,
+  awsTimeoutRule,
+  notionUnauthorizedRule,
+  notionHttpErrorRule,
+  notionTimeoutRule,
+  slackUnauthorizedRule,
+  slackHttpErrorRule,
+  slackTimeoutRule,
+  slackNetworkRule,
   kyUnauthorizedRule,
   kyHttpErrorRule,
   axiosUnauthorizedRule,

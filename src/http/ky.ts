@@ -8,9 +8,8 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
-import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
-import { failedRequestFrom, failureText, type HttpFailure } from './failure.js';
+import { failureRules, type HttpFailure } from './failure.js';
 import { requestIdOf, retryAfterSecondsOf } from './headers.js';
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
@@ -48,23 +47,5 @@ export function kyFailureOf(error: unknown): HttpFailure | undefined {
   };
 }
 
-/** 401 from a service called with ky: re-authorization; status 401. */
-export const kyUnauthorizedRule: ErrorRule = Object.freeze({
-  name: 'ky-unauthorized',
-  predicate: (error: unknown): boolean => kyFailureOf(error)?.status === 401,
-  message: (error: unknown): string => failureText(kyFailureOf(error) ?? { service: 'HTTP', status: 401 }),
-  status: 401,
-  level: 'warn',
-  reauthorize: true,
-  request: (error: unknown) => failedRequestFrom(kyFailureOf(error)),
-});
-
-/** Any other HTTP error status from ky; status the HTTP status. */
-export const kyHttpErrorRule: ErrorRule = Object.freeze({
-  name: 'ky-http-error',
-  predicate: (error: unknown): boolean => kyFailureOf(error) !== undefined,
-  message: (error: unknown): string => failureText(kyFailureOf(error) ?? { service: 'HTTP', status: undefined }),
-  status: (error: unknown): number => kyFailureOf(error)?.status ?? 502,
-  level: 'warn',
-  request: (error: unknown) => failedRequestFrom(kyFailureOf(error)),
-});
+/** `ky-unauthorized`, `ky-http-error`. */
+export const [kyUnauthorizedRule, kyHttpErrorRule] = failureRules('ky', 'HTTP', kyFailureOf);

@@ -17,7 +17,7 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
-import { failedRequestFrom, failureText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
 import { classNames } from './names.js';
 
@@ -95,30 +95,8 @@ export function anthropicFailureOf(error: unknown): HttpFailure | undefined {
 function rulesOf(sdk: Sdk): readonly [ErrorRule, ErrorRule, ErrorRule] {
   const of = (error: unknown): HttpFailure | undefined => failureOf(error, sdk);
   return [
-    Object.freeze({
-      name: `${sdk.id}-unauthorized`,
-      predicate: (error: unknown): boolean => of(error)?.status === 401,
-      message: (error: unknown): string => failureText(of(error) ?? { service: sdk.service, status: 401 }),
-      status: 401,
-      level: 'warn',
-      reauthorize: true,
-      request: (error: unknown) => failedRequestFrom(of(error)),
-    }),
-    Object.freeze({
-      name: `${sdk.id}-http-error`,
-      predicate: (error: unknown): boolean => of(error) !== undefined,
-      message: (error: unknown): string => failureText(of(error) ?? { service: sdk.service, status: undefined }),
-      status: (error: unknown): number => of(error)?.status ?? 502,
-      level: 'warn',
-      request: (error: unknown) => failedRequestFrom(of(error)),
-    }),
-    Object.freeze({
-      name: `${sdk.id}-timeout`,
-      predicate: (error: unknown): boolean => isSdkClass(error, sdk, 'APIConnectionTimeoutError'),
-      message: `The ${sdk.service} request timed out.`,
-      status: 504,
-      level: 'warn',
-    }),
+    ...failureRules(sdk.id, sdk.service, of),
+    noResponseRule(`${sdk.id}-timeout`, (error: unknown): boolean => isSdkClass(error, sdk, 'APIConnectionTimeoutError'), `The ${sdk.service} request timed out.`, 504),
   ];
 }
 

@@ -98,3 +98,60 @@ describe('httpRules against hostile and look-alike values', () => {
     );
   });
 });
+
+describe('the Stripe, AWS, Notion and Slack rules against look-alikes, hostile values and raw bodies', () => {
+  const stripe = (extra: Record<string, unknown> = {}): Error =>
+    Object.assign(new Error("No such customer: 'x'"), { type: 'StripeInvalidRequestError', raw: { message: "No such customer: 'x'", code: 'resource_missing' }, statusCode: 404, headers: {}, ...extra });
+  const aws = (extra: Record<string, unknown> = {}): Error =>
+    Object.assign(new Error('Function not found'), { name: 'ResourceNotFoundException', $fault: 'client', $metadata: { httpStatusCode: 404, requestId: 'r-1' }, ...extra });
+  const notion = (extra: Record<string, unknown> = {}): Error =>
+    Object.assign(new Error('Could not find page'), { name: 'APIResponseError', code: 'object_not_found', status: 404, headers: {}, body: '{"object":"error","status":404,"code":"object_not_found","message":"Could not find page"}', ...extra });
+  const slack = (extra: Record<string, unknown> = {}): Error =>
+    Object.assign(new Error('An API error occurred: channel_not_found'), { code: 'slack_webapi_platform_error', data: { ok: false, error: 'channel_not_found' }, ...extra });
+
+  it('recognise the whole shape and nothing less', () => {
+    expect(classifyError(stripe(), policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'stripe-http-error' }, message: "Stripe API request failed with 404 Not Found (resource_missing): No such customer: 'x'" });
+    expect(classifyError(aws(), policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'aws-http-error' }, message: 'AWS request failed with 404 Not Found (ResourceNotFoundException): Function not found' });
+    expect(classifyError(notion(), policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'notion-http-error' }, message: 'Notion API request failed with 404 Not Found (object_not_found): Could not find page' });
+    expect(classifyError(slack(), policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'slack-http-error' }, status: 404, message: 'Slack API request failed (channel_not_found)' });
+    for (const lookAlike of [
+      stripe({ raw: undefined }),
+      stripe({ type: 'card_error' }),
+      aws({ $fault: 'maybe' }),
+      aws({ $metadata: undefined }),
+      notion({ headers: undefined }),
+      notion({ name: 'Error' }),
+      slack({ data: { ok: true, error: 'channel_not_found' } }),
+      slack({ code: 'slack_webapi_platform' }),
+    ]) {
+      expect(httpRules.filter((rule) => rule.predicate(lookAlike)).map((rule) => rule.name)).toEqual([]);
+    }
+  });
+
+  it('never throw on throwing getters and revoked Proxies in their shapes', () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const throwing = new Proxy({}, { get: () => { throw new Error('getter'); } });
+    for (const hostile of [throwing, revoked.proxy]) {
+      for (const error of [
+        stripe({ raw: hostile }), stripe({ headers: hostile }), stripe({ type: 'StripeConnectionError', statusCode: undefined, detail: hostile }),
+        aws({ $metadata: hostile }), aws({ $response: hostile }),
+        notion({ headers: hostile }), notion({ body: hostile }),
+        slack({ data: hostile }), slack({ code: 'slack_webapi_http_error', statusCode: 503, headers: hostile, body: hostile }), slack({ code: 'slack_webapi_request_error', original: hostile }),
+      ]) {
+        for (const rule of httpRules) expect(() => rule.predicate(error)).not.toThrow();
+        expect(() => classifyError(error, policy)).not.toThrow();
+      }
+    }
+  });
+
+  it('show no raw body: Notion’s HTML page, Slack’s HTML 502, a Stripe HTML message', () => {
+    const page = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>';
+    expect(classifyError(notion({ name: 'UnknownHTTPResponseError', code: 'notionhq_client_response_error', status: 502, body: page }), policy)).toMatchObject({
+      message: 'Notion API request failed with 502 Bad Gateway: The service failed to answer',
+    });
+    expect(classifyError(notion({ status: 409, body: page }), policy)).toMatchObject({ message: 'Notion API request failed with 409 Conflict (object_not_found)' });
+    expect(classifyError(slack({ code: 'slack_webapi_http_error', statusCode: 429, headers: {}, body: page }), policy)).toMatchObject({ message: 'Slack API request failed with 429 Too Many Requests' });
+    expect(classifyError(stripe({ statusCode: 409, raw: { message: page, type: 'api_error' } }), policy)).toMatchObject({ message: 'Stripe API request failed with 409 Conflict (api_error)' });
+  });
+});

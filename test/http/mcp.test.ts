@@ -82,8 +82,9 @@ function suite(variant: Variant): void {
       for (const which of CASES) wire.push(JSON.stringify(await session.client.callTool({ name: which, arguments: {} })));
       const everything = [wire.join('\n'), JSON.stringify(records), JSON.stringify(outcomes.map((o) => ({ ...o, classification: undefined })))].join('\n');
       for (const secret of ALL_SECRETS) expect(everything).not.toContain(secret);
-      // The fake echoed the credentials back (500 bodies, OpenAI's 401 message): the scrubbing had something to do.
-      expect(everything).toContain('[REDACTED]');
+      // The fake echoed the credentials back (500 bodies, OpenAI's, Stripe's 401 message): the scrubbing had something to
+      // do. Slack's errors keep no response text (a 500's body is read by no rule and is in no message): nothing to scrub.
+      if (variant.rules !== 'slack') expect(everything).toContain('[REDACTED]');
     });
   });
 }

@@ -20,6 +20,8 @@ describe('scrubSecrets: the HTTP clients’ key shapes', () => {
     ['github ghp_AbCdEf0123456789abcdefGHIJKLMNOPQRSTUV end', 'github [REDACTED] end'],
     ['github github_pat_11ABCDEFG0123456789_abcdefghijklmnop end', 'github [REDACTED] end'],
     ['aws AKIAIOSFODNN7EXAMPLE end', 'aws [REDACTED] end'],
+    ['notion ntn_12345678901AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab end', 'notion [REDACTED] end'],
+    ['notion secret_AbCdEf0123456789abcdefGHIJKLmnopqrstuvwxyz01234 end', 'notion [REDACTED] end'],
     ['x-api-key: sk-ant-short', 'x-api-key: [REDACTED]'],
     ['{"x-api-key":"anything-at-all"}', '{"x-api-key":"[REDACTED]"}'],
     [
@@ -37,6 +39,7 @@ describe('scrubSecrets: the HTTP clients’ key shapes', () => {
       'task-runner desk-lamp risk_live_value',
       'ghp_short and xoxb- alone',
       'Asia/Tokyo and the AKIA prefix alone',
+      'client_secret_name ntn_short secret_key_base',
     ]) {
       expect(scrubSecrets(text)).toBe(text);
     }
@@ -60,7 +63,7 @@ describe('redactUrl: AWS pre-signed and other signed URLs', () => {
 
 describe('the scrubbing shortcut with the new shapes', () => {
   const fragments = [
-    'sk-', 'sk_', 'sk_live_', 'rk_test_', 'sk-proj-', 'sk-ant-', 'xoxb-', 'xoxp-', 'xapp-', 'ghp_', 'gho_', 'github_pat_', 'AKIA', 'ASIA',
+    'sk-', 'sk_', 'sk_live_', 'rk_test_', 'sk-proj-', 'sk-ant-', 'xoxb-', 'xoxp-', 'xapp-', 'ghp_', 'gho_', 'github_pat_', 'AKIA', 'ASIA', 'ntn_', 'secret_',
     'x-api-key', 'sig', 'signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token', 'credential',
     '=', ':', '"', "'", ' ', '-', '_', '&', '?', 'ABCDEFGHIJKLMNOP', '0123456789abcdefghijkl', 'Z9',
   ];
@@ -75,7 +78,7 @@ describe('the scrubbing shortcut with the new shapes', () => {
   });
 
   it('stays linear on long runs of token characters', () => {
-    for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA']) {
+    for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA', 'ntn_', 'secret_']) {
       const text = `${prefix}${'a-'.repeat(200_000)}`;
       const started = performance.now();
       scrubSecrets(text);

@@ -17,6 +17,7 @@ export const SECRETS = {
   anthropic: 'sk-ant-api03-PLANTEDanthropicKEY0123456789abcdefgh',
   slack: 'xoxb-1234567890-PLANTEDslackTOKENabcdef',
   stripe: 'sk_live_PLANTEDstripeKEY0123456789abcdef',
+  notion: 'ntn_PLANTED0123456789notionTOKENabcdefghijklmnopqrs',
   amzSignature: 'PLANTEDamzSIGNATUREfe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024',
   amzCredential: 'AKIAPLANTED000000000',
   password: 'PLANTED-hunter2-password',
@@ -52,6 +53,19 @@ interface OctokitCtor {
 }
 interface StainlessCtor {
   new (options: Record<string, unknown>): { models: { retrieve(id: string): Promise<unknown> } };
+}
+interface StripeCtor {
+  new (key: string, options: Record<string, unknown>): { customers: { retrieve(id: string, params?: Record<string, unknown>): Promise<unknown> } };
+}
+interface LambdaModule {
+  LambdaClient: new (config: Record<string, unknown>) => { send(command: unknown): Promise<unknown> };
+  GetFunctionCommand: new (input: Record<string, unknown>) => unknown;
+}
+interface NotionCtor {
+  new (options: Record<string, unknown>): { pages: { retrieve(args: Record<string, unknown>): Promise<unknown> } };
+}
+interface SlackCtor {
+  new (token: string, options: Record<string, unknown>): { conversations: { archive(args: Record<string, unknown>): Promise<unknown> } };
 }
 interface KyLike {
   get(url: string, options: Record<string, unknown>): Promise<unknown>;
@@ -113,6 +127,68 @@ const stainless = (label: string, module: string, rules: 'openai' | 'anthropic',
   },
 });
 
+const stripe = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'stripe',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const Stripe = ((await import(module)) as { default: StripeCtor }).default;
+    const { hostname, port } = new URL(origin);
+    const client = new Stripe(SECRETS.stripe, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, timeout: timeoutMs, telemetry: false });
+    return (which) => client.customers.retrieve(which);
+  },
+});
+
+const aws = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'aws',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { LambdaClient, GetFunctionCommand } = (await import(module)) as LambdaModule;
+    const client = new LambdaClient({
+      region: 'us-east-1',
+      endpoint: origin,
+      credentials: { accessKeyId: SECRETS.amzCredential, secretAccessKey: SECRETS.amzSignature },
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+    });
+    return (which) => client.send(new GetFunctionCommand({ FunctionName: which }));
+  },
+});
+
+const notion = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'notion',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { Client } = (await import(module)) as { Client: NotionCtor };
+    const client = new Client({ auth: SECRETS.notion, baseUrl: `${origin}/notion`, timeoutMs, retry: false, logger: () => {} });
+    return (which) => client.pages.retrieve({ page_id: which });
+  },
+});
+
+const slack = (label: string, module: string): Variant => ({
+  label,
+  module,
+  rules: 'slack',
+  nodeMajor: 20,
+  async make(origin, timeoutMs) {
+    const { WebClient } = (await import(module)) as { WebClient: SlackCtor };
+    const logger = { ...quiet, setLevel: () => {}, getLevel: () => 'error', setName: () => {} };
+    const client = new WebClient(SECRETS.slack, {
+      slackApiUrl: `${origin}/slack/api/`,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: timeoutMs,
+      logger,
+    });
+    return (which) => client.conversations.archive({ channel: which });
+  },
+});
+
 const ky = (label: string, module: string, nodeMajor: number): Variant => ({
   label,
   module,
@@ -138,6 +214,13 @@ export const VARIANTS: readonly Variant[] = [
   stainless('openai 7', 'openai7', 'openai', 22),
   stainless('@anthropic-ai/sdk 0.x', 'anthropic0', 'anthropic', 20),
   stainless('@anthropic-ai/sdk 1.x', 'anthropic1', 'anthropic', 20),
+  stripe('stripe 22', 'stripe22'),
+  stripe('stripe 23', 'stripe23'),
+  aws('@aws-sdk/client-lambda 3', '@aws-sdk/client-lambda'),
+  notion('@notionhq/client 4', 'notion4'),
+  notion('@notionhq/client 5', 'notion5'),
+  slack('@slack/web-api 7', 'slack-web-api7'),
+  slack('@slack/web-api 8', 'slack-web-api8'),
   ky('ky 1', 'ky1', 20),
   ky('ky 2', 'ky2', 22),
 ];

@@ -2,7 +2,7 @@
  * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
  * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
  */
-import { MESSAGES, REQUEST_IDS } from './fake-apis.js';
+import { LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -42,6 +42,16 @@ const OPENAI_CODES: Readonly<Record<string, string>> = {
   unavailable: 'server_error',
 };
 
+const STRIPE_CODES: Readonly<Record<string, string>> = {
+  unauthorized: 'invalid_request_error',
+  forbidden: 'invalid_request_error',
+  missing: 'resource_missing',
+  conflict: 'idempotency_error',
+  invalid: 'parameter_invalid_integer',
+  limited: 'rate_limit',
+  unavailable: 'api_error',
+};
+
 const ANTHROPIC_CODES: Readonly<Record<string, string>> = {
   unauthorized: 'authentication_error',
   forbidden: 'permission_error',
@@ -63,6 +73,15 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
       return (MESSAGES.openai as Record<string, string>)[which];
     case 'anthropic':
       return (MESSAGES.anthropic as Record<string, string>)[which];
+    case 'stripe':
+      if (which === 'unauthorized') return 'Invalid API Key provided: [REDACTED]';
+      if (which === 'missing') return `${MESSAGES.stripe.missing} (param: id)`;
+      if (which === 'invalid') return `${MESSAGES.stripe.invalid} (param: limit)`;
+      return (MESSAGES.stripe as Record<string, string>)[which];
+    case 'notion':
+      return (MESSAGES.notion as Record<string, string>)[which];
+    case 'aws':
+      return (MESSAGES.lambda as Record<string, string>)[which];
     case 'axios':
       return (MESSAGES.api as Record<string, string>)[which];
     default:
@@ -78,24 +97,70 @@ function sentence(which: CaseName, message: string | undefined): string | undefi
   return message;
 }
 
-function withRetry(text: string, which: CaseName, hasSentence: boolean): string {
-  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' ? 'Retry after 30 seconds.' : undefined;
+function withRetry(text: string, which: CaseName, hasSentence: boolean, prefix: string): string {
+  // AWS sends no Retry-After with a 503.
+  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' && prefix !== 'aws' ? 'Retry after 30 seconds.' : undefined;
   if (retry === undefined) return text;
   if (!hasSentence) return `${text}. ${retry}`;
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${retry}`;
 }
 
+/** Slack: platform errors (HTTP 200) show their code and take the status it means, with no request in the record. */
+function slackExpected(which: CaseName): Expected {
+  const platform: Partial<Record<CaseName, [number, string]>> = {
+    unauthorized: [401, 'Slack API request failed (invalid_auth): Credentials rejected: the service did not accept them'],
+    forbidden: [403, 'Slack API request failed (missing_scope): Access denied: The token lacks the channels:write scope.'],
+    missing: [404, 'Slack API request failed (channel_not_found)'],
+    conflict: [409, 'Slack API request failed (already_archived)'],
+    invalid: [400, 'Slack API request failed (invalid_arguments): [ERROR] missing required field: channel'],
+  };
+  const known = platform[which];
+  if (known !== undefined) {
+    const [status, text] = known;
+    return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status };
+  }
+  switch (which) {
+    case 'limited':
+      return { text: 'Slack API request failed with 429 Too Many Requests. Retry after 7 seconds.', rule: 'slack-http-error', status: 429, request: { httpStatus: 429 } };
+    case 'unavailable':
+      return {
+        text: 'Slack API request failed with 503 Service Unavailable (service_unavailable). Retry after 30 seconds.',
+        rule: 'slack-http-error',
+        status: 503,
+        request: { httpStatus: 503, httpRequestId: REQUEST_IDS.slack },
+      };
+    case 'broken':
+      return {
+        text: 'Slack API request failed with 500 Internal Server Error: The service failed to answer',
+        rule: 'slack-http-error',
+        status: 500,
+        request: { httpStatus: 500, httpRequestId: REQUEST_IDS.slack },
+      };
+    case 'slow':
+      return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504 };
+    default:
+      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502 };
+  }
+}
+
 /** The expected outcome of `which` for `variant` against the fake at `origin`. */
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
-  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'network', status: 502 };
+  if (prefix === 'slack') return slackExpected(which);
+  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502 };
   if (which === 'slow') {
     if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
     if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
+    if (prefix === 'stripe') return { text: 'The Stripe API request timed out.', rule: 'stripe-timeout', status: 504 };
+    if (prefix === 'notion') return { text: 'The Notion API request timed out.', rule: 'notion-timeout', status: 504 };
+    if (prefix === 'aws') return { text: 'The AWS request timed out.', rule: 'aws-timeout', status: 504 };
     if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
     return { text: 'The operation timed out', rule: 'timeout', status: 504 };
   }
-  const status = Number(HTTP_STATUS[which].slice(0, 3));
+  // Stripe and AWS answer validation failures with 400; AWS rejects credentials with 403 and an error code.
+  const line =
+    (prefix === 'stripe' || prefix === 'aws' || prefix === 'notion') && which === 'invalid' ? '400 Bad Request' : prefix === 'aws' && which === 'unauthorized' ? '403 Forbidden' : HTTP_STATUS[which];
+  const status = Number(line.slice(0, 3));
   let where: string;
   let request: Expected['request'];
   switch (prefix) {
@@ -117,19 +182,32 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
       break;
     }
+    case 'notion':
+      where = 'Notion API request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.notion };
+      break;
+    case 'aws':
+      where = 'AWS Lambda request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.lambda };
+      break;
+    case 'stripe':
+      where = 'Stripe API request';
+      request = { httpStatus: status, httpRequestId: REQUEST_IDS.stripe };
+      break;
     default:
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : {};
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
   const code = which === 'broken' ? undefined : codes[which];
-  const head = `${where} failed with ${HTTP_STATUS[which]}${code === undefined ? '' : ` (${code})`}`;
+  const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));
-  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined);
+  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined, prefix);
   return {
     text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,
     rule: which === 'unauthorized' ? `${prefix}-unauthorized` : `${prefix}-http-error`,
-    status,
+    // A credential rejection is 401 in the access log whatever the HTTP status (AWS: 403).
+    status: which === 'unauthorized' ? 401 : status,
     request,
   };
 }

@@ -6,6 +6,17 @@
  * - `/github/repos/<owner>/<case>`: GitHub REST, `{ message, documentation_url }` (422 adds `errors[]`), `x-github-request-id`.
  * - `/openai/v1/models/<case>`: OpenAI, `{ error: { message, type, param, code } }`, `x-request-id`.
  * - `/anthropic/v1/models/<case>`: Anthropic, `{ type: 'error', error: { type, message }, request_id }`, `request-id`.
+ * - `/v1/customers/<case>`: Stripe, `{ error: { type, code, message, param } }`, `request-id`; validation failures are 400
+ *   (`invalid`), as Stripe sends them.
+ * - `/2015-03-31/functions/<case>`: AWS Lambda (REST-JSON): the error code in `x-amzn-ErrorType`, `{ Type, message }`,
+ *   `x-amzn-RequestId`; credentials rejected with 403 `UnrecognizedClientException`, validation failures 400, rate
+ *   limits 429 with `Retry-After`, 503 without one.
+ * - `/notion/v1/pages/<case>`: Notion, `{ object: 'error', status, code, message, request_id }`; validation failures are
+ *   400 (`validation_error`).
+ * - `/slack/api/<method>` with the case as the form's `channel`: Slack, `{ ok: false, error }` with HTTP 200 for
+ *   platform errors (`invalid_auth`, `missing_scope` with `needed`, `channel_not_found`, `already_archived`,
+ *   `invalid_arguments` with `response_metadata.messages`), 429 with `Retry-After`, 503 and 500 as HTTP errors;
+ *   `x-slack-req-id`.
  * - `/api/items/<case>`: a generic JSON API (axios, ky): RFC 9457 problem details, `x-request-id`.
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
@@ -40,6 +51,10 @@ export const REQUEST_IDS = {
   openai: 'req_0123456789abcdef0123456789abcdef',
   anthropic: 'req_011CSHoEeqs5C35K2UUqR7Fy',
   api: '5f0c9e2e-7b0e-4d0e-9a51-8f3d2c1b0a99',
+  stripe: 'req_8PLxm1W2nZqY3r',
+  lambda: 'c0ffee00-1d2e-4f3a-9b8c-7d6e5f4a3b2c',
+  notion: '6f2b8c4e-1a3d-4e5f-8a7b-9c0d1e2f3a4b',
+  slack: '9d3e1f0a2b4c6d8e0f1a3b5c7d9e1f2a',
 } as const;
 
 /** The services' messages, as the real services word them. */
@@ -70,6 +85,33 @@ export const MESSAGES = {
     limited: 'Number of request tokens has exceeded your per-minute rate limit.',
     unavailable: 'Overloaded',
   },
+  stripe: {
+    forbidden: "The provided key does not have the required permissions for this endpoint on account 'acct_1Nv0FGQ9RKHgCVdK'.",
+    missing: "No such customer: 'missing'",
+    conflict: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than 'order-42' if you meant to execute a different request.",
+    invalid: 'Invalid integer: many',
+    limited: 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.',
+    unavailable: 'Stripe is temporarily unavailable. Please try again later.',
+  },
+  lambda: {
+    unauthorized: 'The security token included in the request is invalid.',
+    forbidden: 'User: arn:aws:iam::123456789012:user/dev is not authorized to perform: lambda:GetFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:forbidden because no identity-based policy allows the lambda:GetFunction action',
+    missing: 'Function not found: arn:aws:lambda:us-east-1:123456789012:function:missing',
+    conflict: 'The operation cannot be performed at this time. An update is in progress for resource: arn:aws:lambda:us-east-1:123456789012:function:conflict',
+    invalid: "1 validation error detected: Value 'invalid!' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern",
+    limited: 'Rate exceeded',
+    unavailable: 'Service is temporarily unavailable.',
+  },
+  notion: {
+    unauthorized: 'API token is invalid.',
+    forbidden: 'API token does not have access to this resource.',
+    missing: 'Could not find page with ID: missing. Make sure the relevant pages and databases are shared with your integration.',
+    conflict: 'Conflict occurred while saving. Please try again.',
+    invalid: 'body failed validation: body.properties should be defined, instead was `undefined`.',
+    limited: 'This request exceeds the number of requests allowed. Slow down and try again.',
+    unavailable: 'Notion is unavailable. Please try again later.',
+  },
+  slack: {},
   api: {
     unauthorized: 'The access token is invalid or has expired.',
     forbidden: 'You do not have access to item 42.',
@@ -110,6 +152,10 @@ function message(service: Service, which: Case, req: IncomingMessage): string {
     // OpenAI names the key it got (masked; this fake echoes it whole, so the test proves the scrubber).
     return `Incorrect API key provided: ${credentialOf(req).replace(/^Bearer /, '')}. You can find your API key at https://platform.openai.com/account/api-keys.`;
   }
+  if (service === 'stripe' && which === 'unauthorized') {
+    // Stripe names the key it got (masked; echoed whole here, so the test proves the scrubber).
+    return `Invalid API Key provided: ${credentialOf(req).replace(/^Bearer /, '')}`;
+  }
   const messages = MESSAGES[service] as Readonly<Record<string, string>>;
   return messages[which] ?? 'error';
 }
@@ -138,6 +184,74 @@ const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
   html: 'api_error',
 };
 
+const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
+  unauthorized: ['invalid_request_error'],
+  forbidden: ['invalid_request_error'],
+  missing: ['invalid_request_error', 'resource_missing', 'id'],
+  conflict: ['idempotency_error'],
+  invalid: ['invalid_request_error', 'parameter_invalid_integer', 'limit'],
+  limited: ['invalid_request_error', 'rate_limit'],
+  unavailable: ['api_error'],
+  broken: ['api_error'],
+  html: ['api_error'],
+};
+
+/** Slack's answers by case: HTTP status and body (platform errors come with 200). */
+export const SLACK_ANSWERS: Readonly<Record<Case, [number, Record<string, unknown>]>> = {
+  unauthorized: [200, { ok: false, error: 'invalid_auth' }],
+  forbidden: [200, { ok: false, error: 'missing_scope', needed: 'channels:write', provided: 'chat:write' }],
+  missing: [200, { ok: false, error: 'channel_not_found' }],
+  conflict: [200, { ok: false, error: 'already_archived' }],
+  invalid: [200, { ok: false, error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] missing required field: channel'] } }],
+  limited: [429, { ok: false, error: 'ratelimited' }],
+  unavailable: [503, { ok: false, error: 'service_unavailable' }],
+  broken: [500, {}],
+  html: [502, {}],
+};
+
+/** Slack's answer to a case: its status, headers and body (`broken` echoes the request as plain text). */
+function slackAnswer(which: Case, req: IncomingMessage): [number, Record<string, string>, string] {
+  const [status, json] = SLACK_ANSWERS[which];
+  const out: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-slack-req-id': REQUEST_IDS.slack };
+  if (which === 'limited') out['retry-after'] = '7';
+  if (which === 'unavailable') out['retry-after'] = '30';
+  if (which === 'broken') return [500, { ...out, 'content-type': 'text/plain' }, message('slack', which, req)];
+  return [status, out, JSON.stringify(json)];
+}
+
+/** Notion's error codes by case. */
+export const NOTION_CODES: Readonly<Record<Case, string>> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'restricted_resource',
+  missing: 'object_not_found',
+  conflict: 'conflict_error',
+  invalid: 'validation_error',
+  limited: 'rate_limited',
+  unavailable: 'service_unavailable',
+  broken: 'internal_server_error',
+  html: 'internal_server_error',
+};
+
+/** AWS Lambda's error codes (`x-amzn-ErrorType`) by case. */
+export const LAMBDA_ERRORS: Readonly<Record<Case, string>> = {
+  unauthorized: 'UnrecognizedClientException',
+  forbidden: 'AccessDeniedException',
+  missing: 'ResourceNotFoundException',
+  conflict: 'ResourceConflictException',
+  invalid: 'ValidationException',
+  limited: 'TooManyRequestsException',
+  unavailable: 'ServiceUnavailableException',
+  broken: 'ServiceException',
+  html: 'ServiceException',
+};
+
+/** The HTTP status of a case at a service: Stripe and AWS answer validation failures with 400, AWS bad credentials with 403. */
+export function statusOf(service: Service, which: Case): number {
+  if ((service === 'stripe' || service === 'lambda' || service === 'notion') && which === 'invalid') return 400;
+  if (service === 'lambda' && which === 'unauthorized') return 403;
+  return STATUS[which];
+}
+
 function body(service: Service, which: Case, req: IncomingMessage): unknown {
   const text = message(service, which, req);
   switch (service) {
@@ -157,6 +271,14 @@ function body(service: Service, which: Case, req: IncomingMessage): unknown {
     }
     case 'anthropic':
       return { type: 'error', error: { type: ANTHROPIC_TYPES[which], message: text }, request_id: REQUEST_IDS.anthropic };
+    case 'stripe': {
+      const [type, code, param] = STRIPE_ERRORS[which];
+      return { error: { type, ...(code === undefined ? {} : { code }), message: text, ...(param === undefined ? {} : { param }), ...(code === undefined ? {} : { doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}` }) } };
+    }
+    case 'lambda':
+      return which === 'unauthorized' || which === 'forbidden' ? { message: text } : { Type: which === 'broken' || which === 'unavailable' ? 'Service' : 'User', message: text };
+    case 'notion':
+      return { object: 'error', status: statusOf(service, which), code: NOTION_CODES[which], message: text, request_id: REQUEST_IDS.notion };
     case 'api':
       return { type: `https://api.example.test/problems/${which}`, title: reasonTitle(which), status: STATUS[which], detail: text };
   }
@@ -171,10 +293,16 @@ function headers(service: Service, which: Case): Record<string, string> {
     'content-type': service === 'api' ? 'application/problem+json' : 'application/json',
   };
   if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
-  else if (service === 'anthropic') out['request-id'] = REQUEST_IDS.anthropic;
+  else if (service === 'anthropic' || service === 'stripe') out['request-id'] = REQUEST_IDS[service];
+  else if (service === 'notion') {
+    // the id is in the body
+  } else if (service === 'lambda') {
+    out['x-amzn-requestid'] = REQUEST_IDS.lambda;
+    out['x-amzn-errortype'] = `${LAMBDA_ERRORS[which]}:http://internal.amazon.com/coral/com.amazonaws.lambda/`;
+  }
   else out['x-request-id'] = REQUEST_IDS[service];
   if (which === 'limited') out['retry-after'] = '7';
-  if (which === 'unavailable') out['retry-after'] = '30';
+  if (which === 'unavailable' && service !== 'lambda') out['retry-after'] = '30';
   if (service === 'github' && which === 'limited') out['x-ratelimit-remaining'] = '4999';
   return out;
 }
@@ -188,7 +316,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const ROUTE = /^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
+const SLACK_ROUTE = /^\/slack\/api\/[A-Za-z.]+$/;
+
+const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/notion\/v1\/(pages)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
 
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeApis(): Promise<FakeApis> {
@@ -200,9 +330,20 @@ export async function startFakeApis(): Promise<FakeApis> {
       const text = await readBody(req);
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (SLACK_ROUTE.test(path)) {
+        const which = new URLSearchParams(text).get('channel') ?? '';
+        if (which === 'slow' || !(which in STATUS)) {
+          if (which !== 'slow') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+          return;
+        }
+        const [status, head, answer] = slackAnswer(which as Case, req);
+        res.writeHead(status, head).end(answer);
+        return;
+      }
       const match = ROUTE.exec(path);
-      const service = (match?.[1] ?? match?.[3] ?? match?.[5]) as Service | undefined;
-      const which = match?.[2] ?? match?.[4] ?? match?.[6];
+      const named = match?.[1] === undefined ? (match?.[3] === undefined ? (match?.[5] === undefined ? undefined : 'notion') : 'stripe') : 'lambda';
+      const service = (named ?? match?.[7] ?? match?.[9] ?? match?.[11]) as Service | undefined;
+      const which = match?.[2] ?? match?.[4] ?? match?.[6] ?? match?.[8] ?? match?.[10] ?? match?.[12];
       if (service === undefined || which === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no route');
         return;
@@ -228,7 +369,7 @@ export async function startFakeApis(): Promise<FakeApis> {
         return;
       }
       const kase = which as Case;
-      res.writeHead(STATUS[kase], headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
+      res.writeHead(statusOf(service, kase), headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
     })();
   });
   server.on('connection', (socket) => {
