@@ -63,6 +63,10 @@ describe('the scrubbing shortcut', () => {
     'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'token', 'password', 'passwd',
     'secret', 'assertion', 'code_verifier', 'GOCSPX-', 'eyJ', 'ya29.', '1//', 'AIza', 'https://', 'u:p@', '://',
     '=', ':', '=>', '"', "'", ' ', '\n', '.', '-', '_', '@', '/', '?', '&', 'abcDEF123', '0123456789abcdefghijkl',
+    // the HTTP clients' shapes
+    'sk-', 'sk_', 'sk_live_', 'rk_test_', 'sk-proj-', 'sk-ant-', 'xoxb-', 'xoxp-', 'xapp-', 'ghp_', 'gho_', 'github_pat_',
+    'AKIA', 'ASIA', 'ntn_', 'secret_', 'x-api-key', 'sig', 'signature', 'X-Amz-Signature', 'X-Amz-Credential',
+    'X-Amz-Security-Token', 'credential', 'ABCDEFGHIJKLMNOP', 'Z9',
   ];
   it('skips only texts in which no pattern could match', () => {
     fc.assert(

@@ -6,9 +6,9 @@
  * responses. Every request is recorded (method, URL, headers, body), so that a test can check that a planted secret was
  * really sent before checking that it never comes back out. No traffic leaves 127.0.0.1.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { closedPort } from './loopback.js';
+import { closedPort, readRequestBody } from './loopback.js';
 
 /** One request as the fake server saw it. */
 export interface RecordedRequest {
@@ -193,15 +193,6 @@ function formDecoded(body: string): string {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
-
 /**
  * Starts the fake server.
  *
@@ -215,7 +206,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
 
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const body = await readBody(req);
+      const body = await readRequestBody(req);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body });
       const path = url.pathname;

@@ -1,5 +1,5 @@
 /** Test support: real network failures against servers on 127.0.0.1 only. */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createConnection, type AddressInfo } from 'node:net';
 
 /**
@@ -53,4 +53,14 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** The whole body of a request a fake server received, as text (whatever arrived, should the request fail). */
+export function readRequestBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 }

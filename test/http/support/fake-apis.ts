@@ -26,6 +26,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readRequestBody } from '../../support/loopback.js';
 
 /** One request as the fake saw it. */
 export interface SeenRequest {
@@ -307,15 +308,6 @@ function headers(service: Service, which: Case): Record<string, string> {
   return out;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
-
 const SLACK_ROUTE = /^\/slack\/api\/[A-Za-z.]+$/;
 
 const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)|^\/notion\/v1\/(pages)\/([a-z]+)|^\/(github)\/repos\/[^/]+\/([a-z]+)|^\/(openai|anthropic)\/v1\/models\/([a-z]+)|^\/(api)\/items\/([a-z]+)/;
@@ -327,7 +319,7 @@ export async function startFakeApis(): Promise<FakeApis> {
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
-      const text = await readBody(req);
+      const text = await readRequestBody(req);
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body: text });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (SLACK_ROUTE.test(path)) {
