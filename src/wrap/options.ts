@@ -3,7 +3,7 @@ import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { isObjectLike } from '../kit/read.js';
 import type { GuardOptions } from './guard.js';
 
-/** Options of the wrappers. */
+/** Options of the wrappers. Any other option name makes the wrapper throw a `TypeError` naming it, at once. */
 export interface WrapOptions {
   /**
    * The tool or prompt name used in the client text (`Error executing tool <name>`) and in the log record. Resource
