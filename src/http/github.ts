@@ -7,11 +7,11 @@
  * A RequestError without a response (status 500 on a network failure or a timeout) is left to the core rules, which
  * find the system code or the TimeoutError on its `cause`.
  */
-import { isHttpStatus } from '../kit/http.js';
+import { headerOf, isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import { jsonObject } from './body.js';
-import { bounded, headerOf, requestIdOf, retryAfterSecondsOf } from './headers.js';
+import { bounded, requestIdOf, retryAfterSecondsOf } from './headers.js';
 import { failureRules, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'GitHub API';

@@ -1,29 +1,11 @@
 /**
- * Reading the few response headers this entry needs (request ids, Retry-After) from whatever holds them: a WHATWG
- * `Headers` (fetch-based clients: Octokit's `response.headers` is a plain object, the AI SDKs' and ky's are `Headers`),
- * axios's `AxiosHeaders`, or a plain object with lower-case keys. No other header is read: clients copy the request's
- * `Authorization` and `x-api-key` headers into their errors, and those are never touched.
+ * What this entry reads from response headers (request ids, Retry-After), through the kit's `headerOf`: a WHATWG
+ * `Headers` (Octokit's `response.headers` is a plain object, the AI SDKs' and ky's are `Headers`), axios's
+ * `AxiosHeaders`, or a plain object. No other header is read: clients copy the request's `Authorization` and
+ * `x-api-key` headers into their errors, and those are never touched.
  */
-import { isObjectLike, readProp } from '../kit/read.js';
+import { headerOf } from '../kit/http.js';
 
-/** The header `name` (lower case) from `headers`, or `undefined` when absent or unreadable. */
-export function headerOf(headers: unknown, name: string): string | undefined {
-  if (!isObjectLike(headers)) return undefined;
-  const get = readProp(headers, 'get');
-  if (typeof get === 'function') {
-    try {
-      const value: unknown = (get as (this: unknown, key: string) => unknown).call(headers, name);
-      if (typeof value === 'string') return value;
-    } catch {
-      // fall through to the plain-object form
-    }
-  }
-  const value = readProp(headers, name);
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  const first: unknown = Array.isArray(value) ? value[0] : undefined;
-  return typeof first === 'string' ? first : undefined;
-}
 
 /** A request id as services write them (`req_abc123`, `C8A2:3F1B:1D0E:2A3B:65F0`, a UUID), or `undefined`. */
 export function requestIdShaped(value: unknown): string | undefined {

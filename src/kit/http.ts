@@ -66,11 +66,12 @@ export function responseBodyOf(error: unknown): unknown {
 }
 
 /**
- * A response header: from a WHATWG `Headers` (`headers.get(name)`; fetch-based clients) or a plain object with
- * lower-case keys (node-fetch, axios; a string or the first of an array). `undefined` when absent or unreadable.
+ * The header `name` (lower case) from `headers`: a WHATWG `Headers` (`headers.get(name)`; fetch-based clients),
+ * axios's `AxiosHeaders`, or a plain object with lower-case keys (node-fetch; a string, a number or the first of an
+ * array). `undefined` when absent or unreadable. Read only the headers a rule needs: clients copy the request's
+ * `Authorization` and `x-api-key` headers into their errors.
  */
-export function responseHeaderOf(error: unknown, name: string): string | undefined {
-  const headers = readProp(readProp(error, 'response'), 'headers');
+export function headerOf(headers: unknown, name: string): string | undefined {
   if (!isObjectLike(headers)) return undefined;
   const get = readProp(headers, 'get');
   if (typeof get === 'function') {
@@ -81,10 +82,16 @@ export function responseHeaderOf(error: unknown, name: string): string | undefin
       // fall through to the plain-object form
     }
   }
-  const value = readProp(headers, name.toLowerCase());
+  const value = readProp(headers, name);
   if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   const first: unknown = Array.isArray(value) ? value[0] : undefined;
   return typeof first === 'string' ? first : undefined;
+}
+
+/** A response header of an HTTP client error (`error.response.headers`, see {@link headerOf}). */
+export function responseHeaderOf(error: unknown, name: string): string | undefined {
+  return headerOf(readProp(readProp(error, 'response'), 'headers'), name.toLowerCase());
 }
 
 /** The request method from `config.method`, upper case; `GET` when unset or not a method name (gaxios leaves GET unset). */
