@@ -2,8 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineConfig, type UserConfig } from 'tsdown';
 
-// Minified JavaScript that keeps its function and class names (stack frames into it still name the function), without
-// comments: the TSDoc lives in the type declarations, where editors read it.
+// Compressed JavaScript that keeps its function and class names and its line breaks: a stack frame into it names the
+// function, and Node's report of an uncaught error (a bad option at start-up) quotes one short line, not the whole
+// file. No comments: the TSDoc lives in the type declarations, where editors read it.
 const common: UserConfig = {
   format: ['esm', 'cjs'],
   dts: true,
@@ -12,7 +13,7 @@ const common: UserConfig = {
   target: 'node20',
   sourcemap: false,
   outputOptions: { legalComments: 'none' },
-  minify: { compress: true, mangle: { keepNames: true }, codegen: { removeWhitespace: true } },
+  minify: { compress: true, mangle: { keepNames: true, toplevel: true }, codegen: { removeWhitespace: false } },
 };
 
 /**
