@@ -7,8 +7,7 @@
  * really sent before checking that it never comes back out. No traffic leaves 127.0.0.1.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { closedPort, readRequestBody } from './loopback.js';
+import { closedPort, listenOnLoopback, readRequestBody } from './loopback.js';
 
 /** One request as the fake server saw it. */
 export interface RecordedRequest {
@@ -201,7 +200,6 @@ function formDecoded(body: string): string {
  */
 export async function startFakeGoogle(): Promise<FakeGoogle> {
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
   const server: Server = createServer((req, res) => {
@@ -259,17 +257,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       }
     })();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, port, close } = await listenOnLoopback(server);
 
   return {
     origin,
@@ -288,8 +276,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     close(): Promise<void> {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
+      return close();
     },
   };
 }

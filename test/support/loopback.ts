@@ -30,19 +30,37 @@ export async function closedPort(): Promise<number> {
   throw new Error(`every one of ports ${UNUSED_PORTS.join(', ')} on 127.0.0.1 accepts connections: none is closed`);
 }
 
-/** Starts an HTTP server on 127.0.0.1; returns its base URL and a close function. */
-export async function startHttp(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** A server listening on 127.0.0.1. */
+export interface Listening {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly port: number;
+  /** Ends every open connection (a test's hanging request included), then the server. */
+  close(): Promise<void>;
+}
+
+/** Starts `server` on 127.0.0.1, on a port the OS hands out. */
+export async function listenOnLoopback(server: Server): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${port}`,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts an HTTP server on 127.0.0.1; returns its base URL and a close function. */
+export async function startHttp(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close: () => Promise<void> }> {
+  const { origin, close } = await listenOnLoopback(createServer(handler));
+  return { url: origin, close };
 }
 
 /** Awaits `promise` and returns what it rejected with (fails when it resolves). */

@@ -2,7 +2,7 @@
  * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
  * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
  */
-import { LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
+import { ANTHROPIC_TYPES, LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -50,16 +50,6 @@ const STRIPE_CODES: Readonly<Record<string, string>> = {
   invalid: 'parameter_invalid_integer',
   limited: 'rate_limit',
   unavailable: 'api_error',
-};
-
-const ANTHROPIC_CODES: Readonly<Record<string, string>> = {
-  unauthorized: 'authentication_error',
-  forbidden: 'permission_error',
-  missing: 'not_found_error',
-  conflict: 'invalid_request_error',
-  invalid: 'invalid_request_error',
-  limited: 'rate_limit_error',
-  unavailable: 'overloaded_error',
 };
 
 /** The service's message the text shows for a case (after scrubbing), or `undefined` when none is shown. */
@@ -198,7 +188,7 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_CODES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
+  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_TYPES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
   const code = which === 'broken' ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));

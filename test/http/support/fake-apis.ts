@@ -25,8 +25,7 @@
  * test can check that a planted secret was really sent before checking that it never comes back out.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readRequestBody } from '../../support/loopback.js';
+import { closedPort, listenOnLoopback, readRequestBody } from '../../support/loopback.js';
 
 /** One request as the fake saw it. */
 export interface SeenRequest {
@@ -173,7 +172,8 @@ const OPENAI_TYPES: Readonly<Record<Case, [string, string | null]>> = {
   html: ['server_error', null],
 };
 
-const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
+/** The `error.type` the fake Anthropic API answers each case with. */
+export const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
   unauthorized: 'authentication_error',
   forbidden: 'permission_error',
   missing: 'not_found_error',
@@ -315,7 +315,6 @@ const ROUTE = /^\/2015-03-31\/(functions)\/([a-z]+)|^\/v1\/(customers)\/([a-z]+)
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeApis(): Promise<FakeApis> {
   const requests: SeenRequest[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
@@ -364,32 +363,19 @@ export async function startFakeApis(): Promise<FakeApis> {
       res.writeHead(statusOf(service, kase), headers(service, kase)).end(JSON.stringify(body(service, kase, req)));
     })();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     requests,
     received: (needle) => requests.some((r) => r.url.includes(needle) || r.body.includes(needle) || JSON.stringify(r.headers).includes(needle)),
     close: () => {
       for (const timer of timers) clearTimeout(timer);
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
+      return close();
     },
   };
 }
 
-/** A URL on 127.0.0.1 where nothing listens (a port bound once and closed): connecting gives ECONNREFUSED. */
+/** A URL on 127.0.0.1 where a connection is refused (see closedPort). */
 export async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await closedPort()}`;
 }
