@@ -26,7 +26,7 @@ import {
   type Entry,
   type Registries,
 } from './sdk.js';
-import { statusOfRejection, statusOfResult } from './status.js';
+import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { isClaimed } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
@@ -217,7 +217,7 @@ function rejectionOutcome(
   if (lookup !== 'found') return { status: statusOfRejection(lookup) };
   if (threw) {
     const classification = classifyError(value, ctx.policy);
-    return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: statusOfResult({ isError: true }) };
+    return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: CRASH };
   }
   // Calls of task tools (their handler is left alone) end here; so do the SDK's own argument checks (isError, 400).
   const taskTool = kind === 'tool' && name !== undefined && callbackSlotOf(registries.tools[name] ?? {}, 'tool') === undefined;
