@@ -2,10 +2,11 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { defaultPolicy, rulesApplied, type ErrorPolicy } from './policy.js';
+import { defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
-import { describeThrown, messageOf } from './kit/read.js';
+import { describeThrown, messageOf, readProp } from './kit/read.js';
+import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
@@ -45,6 +46,10 @@ export interface AnticipatedClassification {
   readonly error: unknown;
   /** The error on the cause chain that the rule accepted (the thrown value itself, or one of its causes). */
   readonly matched: unknown;
+  /** The failure object the client receives: the rule's code, retryable, retry delay, and a fresh correlation id. */
+  readonly failure: FailureInfo;
+  /** Where the user signs in again, when the rule asks for re-authorization and the policy's `reauthorize` has a URL. */
+  readonly signIn?: { readonly text: string; readonly url: string };
 }
 
 /** Anything else: its text never reaches the client (unless dev mode is on). */
@@ -58,6 +63,8 @@ export interface CrashClassification {
   readonly error: unknown;
   /** Dev mode only (`exposeCrashDetails`): the crash's scrubbed, bounded text. */
   readonly detail?: string;
+  /** The failure object the client receives: code `internal`, not retryable, the reference as correlation id. */
+  readonly failure: FailureInfo;
 }
 
 /** What {@link classifyError} returns. */
@@ -102,23 +109,35 @@ function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
   }
 }
 
-function reauthorizeText(policy: ErrorPolicy, error: unknown): string | undefined {
+/** The policy's `reauthorize` for this error, as `{ text, url }` (a URL only when valid), or undefined for none. */
+function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization | undefined {
   const { reauthorize } = policy;
-  if (typeof reauthorize === 'string') return reauthorize;
-  if (reauthorize === undefined) return undefined;
-  try {
-    const text: unknown = reauthorize(error);
-    return typeof text === 'string' && text !== '' ? text : undefined;
-  } catch {
-    return undefined;
+  let value: unknown = reauthorize;
+  if (typeof reauthorize === 'function') {
+    try {
+      value = reauthorize(error);
+    } catch {
+      return undefined;
+    }
   }
+  if (typeof value === 'string') return value === '' ? undefined : { text: value };
+  const text = readProp(value, 'text');
+  if (typeof text !== 'string' || text === '') return undefined;
+  const url = readProp(value, 'url');
+  return isSignInUrl(url) ? { text, url } : { text };
+}
+
+/** The hint appended to the client text: the text, then the URL unless the text already holds it. */
+function reauthorizationHint({ text, url }: Reauthorization): string {
+  return url === undefined || text.includes(url) ? text : `${text} ${url}`;
 }
 
 function crash(error: unknown, policy: ErrorPolicy): CrashClassification {
   const reference = newReference();
-  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: CRASH, level: 'error', reference, error };
+  const failure = crashFailure(reference);
+  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure };
   const detail = safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact);
-  return { kind: 'crash', status: CRASH, level: 'error', reference, error, detail };
+  return { kind: 'crash', status: CRASH, level: 'error', reference, error, detail, failure };
 }
 
 /**
@@ -149,10 +168,10 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     if (text === undefined) return crash(error, policy);
     const reauthorize = rule.reauthorize === true;
     let message = safeText(text, policy.maxMessageLength, policy.redact);
-    if (reauthorize) {
-      const hint = reauthorizeText(policy, matched);
-      if (hint !== undefined) message = `${message}\n\n${hint}`;
-    }
+    const failure = anticipatedFailure(rule, matched, error);
+    if (failure.retryAfterMs !== undefined) message = `${message} ${retryText(failure.retryAfterMs)}`;
+    const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
+    if (reauthorization !== undefined) message = `${message}\n\n${reauthorizationHint(reauthorization)}`;
     return {
       kind: 'anticipated',
       rule,
@@ -163,8 +182,11 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       code: rule.code ?? INTERNAL_ERROR_CODE,
       error,
       matched,
+      failure,
+      ...(reauthorization?.url === undefined ? {} : { signIn: { text: reauthorization.text, url: reauthorization.url } }),
     };
   } catch {
-    return { kind: 'crash', status: CRASH, level: 'error', reference: newReference(), error };
+    const reference = newReference();
+    return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure: crashFailure(reference) };
   }
 }

@@ -5,6 +5,7 @@
  * two realms) still agree on what is deliberate.
  */
 import { readProp } from './kit/read.js';
+import type { FailureFacts } from './rules/rule.js';
 
 /** The brand's key: a registered symbol, so every copy of the package sees the same key. */
 const BRAND = Symbol.for('mcp-error-policy.deliberate');
@@ -23,6 +24,61 @@ export interface DeliberateErrorOptions {
    * ```
    */
   readonly cause?: unknown;
+  /**
+   * A stable, machine-readable code for the failure object (letters, digits, `_`, `.`, `:`, `-`; at most 64).
+   * @default `tool_error`, `resource_error` or `resource_not_found`
+   * @example
+   * ```ts
+   * throw new ToolError('Sheet name must not be empty', { code: 'invalid_input' });
+   * ```
+   */
+  readonly code?: string;
+  /**
+   * Whether the same call may succeed when made again unchanged.
+   * @default true when `retryAfterMs` is given, else false
+   * @example
+   * ```ts
+   * throw new ToolError('The sheet is being recalculated', { retryable: true });
+   * ```
+   */
+  readonly retryable?: boolean;
+  /**
+   * How long to wait before retrying, in milliseconds: in the failure object, and as `Retry after <n> s.` at the end
+   * of the client text.
+   * @default none
+   * @example
+   * ```ts
+   * throw new ToolError('The sheet is being recalculated', { retryAfterMs: 30_000 });
+   * ```
+   */
+  readonly retryAfterMs?: number;
+}
+
+/** The failure facts a deliberate error was made with (the constructor checked them). */
+const FACTS = Symbol.for('mcp-error-policy.deliberate-facts');
+
+/** What a deliberate error tells an agent: the options `code`, `retryable` and `retryAfterMs` it was made with. */
+export function deliberateFacts(error: unknown): FailureFacts | undefined {
+  return readProp(error, FACTS) as FailureFacts | undefined;
+}
+
+function badOption(option: string, expected: string): never {
+  throw new TypeError(`Expected \`${option}\` to be ${expected}`);
+}
+
+/** Checks the failure options and keeps them on the error (not enumerable, so loggers that dump errors skip them). */
+function keepFacts(error: Error, options: DeliberateErrorOptions | undefined): void {
+  if (options === undefined || options === null) return;
+  const { code, retryable, retryAfterMs } = options;
+  if (code !== undefined && (typeof code !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(code))) {
+    badOption('code', 'a string of 1 to 64 letters, digits, `_`, `.`, `:` or `-`');
+  }
+  if (retryable !== undefined && typeof retryable !== 'boolean') badOption('retryable', 'a boolean');
+  if (retryAfterMs !== undefined && (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs) || retryAfterMs < 0)) {
+    badOption('retryAfterMs', 'a finite number of milliseconds from 0 up');
+  }
+  if (code === undefined && retryable === undefined && retryAfterMs === undefined) return;
+  Object.defineProperty(error, FACTS, { value: Object.freeze({ code, retryable, retryAfterMs }), enumerable: false, configurable: true });
 }
 
 function stamp(error: Error, kind: DeliberateKind): void {
@@ -47,6 +103,7 @@ export class ToolError extends Error {
     super(message, options);
     this.name = 'ToolError';
     stamp(this, 'ToolError');
+    keepFacts(this, options);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -68,6 +125,7 @@ export class ResourceError extends Error {
     super(message, options);
     this.name = 'ResourceError';
     stamp(this, 'ResourceError');
+    keepFacts(this, options);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -90,6 +148,7 @@ export class ResourceNotFoundError extends ResourceError {
     super(message, options);
     this.name = 'ResourceNotFoundError';
     stamp(this, 'ResourceNotFoundError');
+    keepFacts(this, options);
   }
 }
 
@@ -111,7 +170,7 @@ function isToolError(value: unknown): value is ToolError {
  * isResourceError(new ResourceNotFoundError('No sheet named x')); // true
  * ```
  */
-function isResourceError(value: unknown): value is ResourceError {
+export function isResourceError(value: unknown): value is ResourceError {
   const brand = brandOf(value);
   return brand === 'ResourceError' || brand === 'ResourceNotFoundError';
 }

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 export { createErrorPolicy, defaultPolicy } from './policy.js';
-export type { ErrorPolicy, ErrorPolicyOptions } from './policy.js';
+export type { ErrorPolicy, ErrorPolicyOptions, Reauthorization } from './policy.js';
+export type { FailureInfo } from './failure.js';
 export type { Outcome } from './report.js';
 export { classifyError } from './classify.js';
 export type { Classification, AnticipatedClassification, CrashClassification, ProtocolClassification } from './classify.js';
@@ -20,6 +21,6 @@ export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';
 export { zodErrorRule } from './rules/zod.js';
-export type { ErrorRule, AnticipatedLevel, FailedRequest } from './rules/rule.js';
+export type { ErrorRule, AnticipatedLevel, FailedRequest, FailureFacts } from './rules/rule.js';
 export { scrubSecrets } from './scrub.js';
 export type { LogRecord, LogLevel, LogFunction, LevelLogger, PolicyLogger, HandlerKind, FailureKind } from './log.js';

@@ -29,6 +29,11 @@ export interface LogRecord {
   readonly rule?: string;
   /** The reference id the client was shown (crashes). */
   readonly reference?: string;
+  /**
+   * The id in the failure object the client received (`correlationId`): on every failure record but a protocol
+   * error's; for a crash, its reference.
+   */
+  readonly correlationId?: string;
   /** Method of the HTTP request behind the failure, when the rule knows it (`GET`). */
   readonly httpMethod?: string;
   /** URL of that request, without credentials. */

@@ -47,15 +47,19 @@ export interface ErrorPolicyOptions {
    */
   readonly logger?: PolicyLogger;
   /**
-   * Text appended (after a blank line) to the client text of failures whose rule has `reauthorize: true`, such as a
-   * revoked refresh token. A function gets the thrown value and may return `undefined` for no text.
+   * What to tell the client when a failure's rule has `reauthorize: true`, such as a revoked refresh token: a text, or
+   * `{ text, url }` with the `http:` or `https:` address where the user signs in again, or a function of the accepted
+   * error returning either (or `undefined` for nothing). The text is appended to the client text after a blank line,
+   * followed by the URL. Under `applyErrorPolicy`, a client that declared URL-mode elicitation
+   * (`capabilities.elicitation.url`) gets, for a tool call, the SDK's `UrlElicitationRequiredError` (-32042) for
+   * that URL with the text as its message instead, so that it can open the sign-in page.
    * @default no text
    * @example
    * ```ts
-   * createErrorPolicy({ reauthorize: 'Sign in again: run `acme auth login`.' });
+   * createErrorPolicy({ reauthorize: { text: 'Sign in to Acme again.', url: 'https://acme.example/login' } });
    * ```
    */
-  readonly reauthorize?: string | ((error: unknown) => string | undefined);
+  readonly reauthorize?: string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined);
   /**
    * Called before each handler call. While it returns a message (the server runs without usable credentials), no
    * handler runs: the client gets that message, and the access log status 401.
@@ -105,6 +109,28 @@ export interface ErrorPolicyOptions {
    */
   readonly onOutcome?: (outcome: Outcome) => void;
   /**
+   * Whether failure answers carry the failure object (`code`, `retryable`, `retryAfterMs`, `correlationId`): under
+   * `_meta['mcp-error-policy/failure']` of a tool's error result, and under the same key in a resource's or prompt's
+   * JSON-RPC `error.data`.
+   * @default true
+   * @example
+   * ```ts
+   * createErrorPolicy({ failureObject: false });
+   * ```
+   */
+  readonly failureObject?: boolean;
+  /**
+   * Also write the failure object of tool results under the draft MCP ToolFailure extension's key,
+   * `_meta['io.modelcontextprotocol/toolFailure']`, in its shape (`class`, `code`, `retryable`, `retryNotBefore`,
+   * `correlationId`, `agentGuidance`). A draft: its shape may change.
+   * @default false
+   * @example
+   * ```ts
+   * createErrorPolicy({ draftToolFailure: true });
+   * ```
+   */
+  readonly draftToolFailure?: boolean;
+  /**
    * Masks the package's own deliberate errors (`ToolError`, `ResourceError`, `ResourceNotFoundError`) as crashes, as if
    * they were foreign errors no rule accepts. Only for servers that must show clients nothing but a reference; a rule
    * in `rules` can still accept them.
@@ -117,14 +143,22 @@ export interface ErrorPolicyOptions {
   readonly maskDeliberateErrors?: boolean;
 }
 
+/** Where a user signs in again, and what to tell them: a `reauthorize` value. */
+export interface Reauthorization {
+  /** The text shown to the user (or the elicitation's message). */
+  readonly text: string;
+  /** The `http:` or `https:` address of the sign-in page. */
+  readonly url?: string | undefined;
+}
+
 const POLICY_BRAND = Symbol.for('mcp-error-policy.policy');
 
 /** A frozen, validated policy. Make one with {@link createErrorPolicy}. */
 export interface ErrorPolicy {
   /** The allowlist, in order. */
   readonly rules: readonly ErrorRule[];
-  /** Re-authorization text or function, if any. */
-  readonly reauthorize: string | ((error: unknown) => string | undefined) | undefined;
+  /** Re-authorization text, `{ text, url }` or function, if any. */
+  readonly reauthorize: string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined) | undefined;
   /** The degraded-start check, if any. */
   readonly degraded: (() => string | undefined) | undefined;
   /** Longest client text. */
@@ -137,6 +171,10 @@ export interface ErrorPolicy {
   readonly onOutcome: ((outcome: Outcome) => void) | undefined;
   /** Whether deliberate errors are masked as crashes. */
   readonly maskDeliberateErrors: boolean;
+  /** Whether answers carry the failure object. */
+  readonly failureObject: boolean;
+  /** Whether tool results also carry it under the draft ToolFailure key. */
+  readonly draftToolFailure: boolean;
 }
 
 /**
@@ -160,6 +198,8 @@ const OPTION_KEYS = new Set([
   'exposeCrashDetails',
   'onOutcome',
   'maskDeliberateErrors',
+  'failureObject',
+  'draftToolFailure',
 ]);
 
 /**
@@ -220,6 +260,9 @@ function validateRule(rule: unknown, at: string): ErrorRule {
   if (r.reauthorize !== undefined && typeof r.reauthorize !== 'boolean') fail(`${at}.reauthorize`, 'a boolean', r.reauthorize);
   if (r.code !== undefined && !Number.isSafeInteger(r.code)) fail(`${at}.code`, 'an integer JSON-RPC error code', r.code);
   if (r.request !== undefined && typeof r.request !== 'function') fail(`${at}.request`, 'a function', r.request);
+  if (r.failure !== undefined && typeof r.failure !== 'function' && (!isObjectLike(r.failure) || Array.isArray(r.failure))) {
+    fail(`${at}.failure`, 'an object ({ code, retryable, retryAfterMs }) or a function returning one', r.failure);
+  }
   const out: { -readonly [K in keyof ErrorRule]: ErrorRule[K] } = { name: r.name as string, predicate: predicate as ErrorRule['predicate'] };
   if (r.message !== undefined) out.message = r.message as NonNullable<ErrorRule['message']>;
   if (r.status !== undefined) out.status = r.status as NonNullable<ErrorRule['status']>;
@@ -227,6 +270,7 @@ function validateRule(rule: unknown, at: string): ErrorRule {
   if (r.reauthorize !== undefined) out.reauthorize = r.reauthorize as boolean;
   if (r.code !== undefined) out.code = r.code as number;
   if (r.request !== undefined) out.request = r.request as NonNullable<ErrorRule['request']>;
+  if (r.failure !== undefined) out.failure = r.failure as NonNullable<ErrorRule['failure']>;
   return Object.freeze(out);
 }
 
@@ -284,7 +328,10 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     log = sink;
   }
   if (o.reauthorize !== undefined && typeof o.reauthorize !== 'string' && typeof o.reauthorize !== 'function') {
-    fail('reauthorize', 'a string or a function', o.reauthorize);
+    if (!isObjectLike(o.reauthorize) || Array.isArray(o.reauthorize)) fail('reauthorize', 'a string, { text, url } or a function', o.reauthorize);
+    const { text, url } = o.reauthorize as Record<string, unknown>;
+    if (typeof text !== 'string' || text === '') fail('reauthorize.text', 'a non-empty string', text);
+    if (url !== undefined && !isSignInUrl(url)) fail('reauthorize.url', 'an http: or https: URL', url);
   }
   if (o.degraded !== undefined && typeof o.degraded !== 'function') fail('degraded', 'a function', o.degraded);
   const max = o.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH;
@@ -299,6 +346,9 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
   if (o.maskDeliberateErrors !== undefined && typeof o.maskDeliberateErrors !== 'boolean') {
     fail('maskDeliberateErrors', 'a boolean', o.maskDeliberateErrors);
   }
+  for (const flag of ['failureObject', 'draftToolFailure'] as const) {
+    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') fail(flag, 'a boolean', o[flag]);
+  }
   const maskDeliberateErrors = o.maskDeliberateErrors === true;
   const policy: ErrorPolicy = {
     rules,
@@ -309,11 +359,24 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     exposeCrashDetails: o.exposeCrashDetails as boolean | undefined,
     onOutcome: o.onOutcome as ErrorPolicy['onOutcome'],
     maskDeliberateErrors,
+    failureObject: o.failureObject !== false,
+    draftToolFailure: o.draftToolFailure === true,
   };
   Object.defineProperty(policy, POLICY_BRAND, { value: true });
   Object.defineProperty(policy, RULES_APPLIED, { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) });
   Object.defineProperty(policy, SINK, { value: log });
   return Object.freeze(policy);
+}
+
+/** True for an absolute `http:` or `https:` URL (a sign-in page). */
+export function isSignInUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 2000) return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 /** True for a policy made by {@link createErrorPolicy} (of any copy of this package). */

@@ -3,6 +3,7 @@
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
 import type { Classification } from './classify.js';
+import type { FailureInfo } from './failure.js';
 import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
 import { sinkOf, type ErrorPolicy } from './policy.js';
 import { linkedErrors } from './kit/chain.js';
@@ -217,6 +218,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       ...base,
       ...(classification.kind === 'anticipated' ? { rule: classification.rule.name } : {}),
       ...(classification.kind === 'crash' ? { reference: classification.reference } : {}),
+      ...(classification.kind === 'protocol' ? {} : { correlationId: classification.failure.correlationId }),
       ...detail.fields,
       ...(level === 'info' ? {} : { stack: stackText(error, policy) }),
     };
@@ -240,11 +242,12 @@ function fallbackRecord(policy: ErrorPolicy, context: CallContext, classificatio
     errorName: 'unknown',
     errorMessage: '',
     ...(reference === undefined ? {} : { reference }),
+    ...(classification.kind === 'protocol' ? {} : { correlationId: classification.failure.correlationId }),
   };
 }
 
 /** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
-export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string, withOutcome = true): void {
+export function reportDegraded(policy: ErrorPolicy, context: CallContext, message: string, failure: FailureInfo, withOutcome = true): void {
   const errorMessage = safeText(message, policy.maxMessageLength, policy.redact);
   const name = safeName(context, policy);
   write(policy, {
@@ -256,6 +259,7 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
     status: UNAUTHORIZED,
     errorName: 'degraded',
     errorMessage,
+    correlationId: failure.correlationId,
   });
   if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, UNAUTHORIZED, undefined));
 }

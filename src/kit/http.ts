@@ -94,6 +94,34 @@ export function responseHeaderOf(error: unknown, name: string): string | undefin
   return headerOf(readProp(readProp(error, 'response'), 'headers'), name.toLowerCase());
 }
 
+/** A delay header value: whole or decimal digits only. */
+const DELAY_NUMBER = /^\d{1,12}(?:\.\d{1,6})?$/;
+
+/**
+ * Milliseconds to wait before retrying, from response headers: `retry-after-ms` (OpenAI, Anthropic), else
+ * `retry-after` in seconds or as an HTTP date (counted from `now`, at least 0). `undefined` when they say nothing
+ * usable. Bounding (a day at most) is the policy's.
+ * @example
+ * ```ts
+ * retryAfterMsOf(new Headers({ 'retry-after': '30' })); // 30000
+ * ```
+ */
+export function retryAfterMsOf(headers: unknown, now: number = Date.now()): number | undefined {
+  const ms = headerOf(headers, 'retry-after-ms')?.trim();
+  if (ms !== undefined && DELAY_NUMBER.test(ms)) return Math.ceil(Number(ms));
+  const header = headerOf(headers, 'retry-after')?.trim();
+  if (header === undefined || header === '') return undefined;
+  if (DELAY_NUMBER.test(header)) return Math.ceil(Number(header) * 1000);
+  if (header.length > 64) return undefined;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+/** The retry delay an HTTP client error's response gives (`error.response.headers`, see {@link retryAfterMsOf}). */
+export function responseRetryAfterMsOf(error: unknown): number | undefined {
+  return retryAfterMsOf(readProp(readProp(error, 'response'), 'headers'));
+}
+
 /** The request method from `config.method`, upper case; `GET` when unset or not a method name (gaxios leaves GET unset). */
 export function requestMethodOf(error: unknown): string {
   const method = readString(readProp(error, 'config'), 'method')?.toUpperCase();

@@ -24,11 +24,13 @@ function networkErrorMessage(error: unknown): string {
 }
 
 /**
- * Node network failures, shown as `Network error: <what> (<CODE>)`, status 502, logged at warn.
+ * Node network failures, shown as `Network error: <what> (<CODE>)`, status 502, logged at warn; code `network`,
+ * retryable.
  */
 export const networkErrorRule: ErrorRule = Object.freeze({
   name: 'network',
   predicate: isNetworkError,
   message: networkErrorMessage,
   status: 502,
+  failure: { code: 'network', retryable: true },
 });

@@ -15,6 +15,42 @@ export interface FailedRequest {
   readonly requestId?: string | undefined;
 }
 
+/**
+ * What a rule tells an agent about a failure it accepts: the fields of the failure object the client receives (in a
+ * tool result's `_meta`, in a JSON-RPC error's `data`). Every field is optional; see {@link ErrorRule.failure}.
+ */
+export interface FailureFacts {
+  /**
+   * A stable, machine-readable code, such as `permission_denied` or `rate_limited` (letters, digits, `_`, `.`, `:` and
+   * `-`; at most 64 characters; anything else is replaced by the rule's name).
+   * @default the rule's `name`
+   * @example
+   * ```ts
+   * code: 'quota_exceeded'
+   * ```
+   */
+  readonly code?: string | undefined;
+  /**
+   * Whether the same call may succeed when made again unchanged.
+   * @default true when `retryAfterMs` is given, else false
+   * @example
+   * ```ts
+   * retryable: true
+   * ```
+   */
+  readonly retryable?: boolean | undefined;
+  /**
+   * How long to wait before retrying, in milliseconds (from `Retry-After`, say). The client text then ends with
+   * `Retry after <n> s.` Values above a day are cut to a day; anything but a finite number from 0 up is ignored.
+   * @default none
+   * @example
+   * ```ts
+   * retryAfterMs: 30_000
+   * ```
+   */
+  readonly retryAfterMs?: number | undefined;
+}
+
 /** Log level of an anticipated failure. Crashes are always logged at `error`. */
 export type AnticipatedLevel = 'info' | 'warn';
 
@@ -26,8 +62,9 @@ export type AnticipatedLevel = 'info' | 'warn';
  * const quotaRule: ErrorRule = {
  *   name: 'billing-quota',
  *   predicate: (error) => error instanceof QuotaError,
- *   message: (error) => `Quota exceeded, retry in ${(error as QuotaError).retryAfter}s`,
+ *   message: 'Quota exceeded',
  *   status: 429,
+ *   failure: (error) => ({ code: 'quota_exceeded', retryAfterMs: (error as QuotaError).retryAfter * 1000 }),
  * };
  * ```
  */
@@ -114,4 +151,14 @@ export interface ErrorRule {
    * ```
    */
   readonly request?: (error: unknown) => FailedRequest | undefined;
+  /**
+   * What an agent can act on: the failure object's `code`, `retryable` and `retryAfterMs` (see {@link FailureFacts}),
+   * fixed or from the accepted error. A function that throws or returns something else gives the defaults.
+   * @default `{ code: <the rule's name>, retryable: false }`
+   * @example
+   * ```ts
+   * failure: (error) => ({ code: 'rate_limited', retryAfterMs: (error as ApiError).retryAfterSeconds * 1000 })
+   * ```
+   */
+  readonly failure?: FailureFacts | ((error: unknown) => FailureFacts | undefined);
 }

@@ -39,21 +39,23 @@ function isAbortError(error: unknown): boolean {
 }
 
 /**
- * Timeouts, shown as `The operation timed out`, status 504, logged at warn.
+ * Timeouts, shown as `The operation timed out`, status 504, logged at warn; code `timeout`, retryable.
  */
 export const timeoutRule: ErrorRule = Object.freeze({
   name: 'timeout',
   predicate: isTimeoutError,
   message: 'The operation timed out',
   status: 504,
+  failure: { code: 'timeout', retryable: true },
 });
 
 /**
- * Aborts, shown as `The operation was aborted`, status 499 (client closed request), logged at warn.
+ * Aborts, shown as `The operation was aborted`, status 499 (client closed request), logged at warn; code `aborted`.
  */
 export const abortRule: ErrorRule = Object.freeze({
   name: 'abort',
   predicate: isAbortError,
   message: 'The operation was aborted',
   status: 499,
+  failure: { code: 'aborted', retryable: false },
 });

@@ -8,6 +8,7 @@
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
 import { classifyError, type Classification } from '../classify.js';
+import { degradedFailure, type FailureInfo } from '../failure.js';
 import type { HandlerKind } from '../log.js';
 import { defaultPolicy, type ErrorPolicy } from '../policy.js';
 import { readProp } from '../kit/read.js';
@@ -27,8 +28,8 @@ export interface WireShape<R> {
   readonly handler: HandlerKind;
   /** The answer to a failure (a result to return, or an error to throw). Protocol errors never reach it. */
   answer(classification: Classification, name: string | undefined, policy: ErrorPolicy): R;
-  /** The answer while degraded. */
-  answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy): R;
+  /** The answer while degraded, with its failure object. */
+  answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy, failure: FailureInfo): R;
   /** The answer when even classification failed: fixed text, no detail. */
   answerUnreadable(name: string | undefined): R;
   /** The name of this call, from its arguments (a resource's URI), before any other name. */
@@ -128,8 +129,9 @@ function begin(control: Control, policy: ErrorPolicy, args: readonly unknown[]):
   const context: CallContext = { handler: shape.handler, name, startedAt: 0 };
   const message = degradedMessage(policy);
   if (message !== undefined) {
-    reportDegraded(policy, context, message, timed);
-    return { answer: settle(() => shape.answerDegraded(message, name, policy)) };
+    const failure = degradedFailure();
+    reportDegraded(policy, context, message, failure, timed);
+    return { answer: settle(() => shape.answerDegraded(message, name, policy, failure)) };
   }
   return { request, timed, context: timed ? { ...context, startedAt: now() } : context };
 }

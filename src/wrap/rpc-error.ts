@@ -2,7 +2,7 @@
  * The JSON-RPC errors resource and prompt wrappers throw. Their message carries no `MCP error <code>:` prefix (the
  * client adds one) and their `code` is chosen by the policy, never copied from the thrown value. The only `data` is
  * the policy's own: `{ uri }` (scrubbed, bounded) on a resource-not-found answer, as the MCP specification shows it and
- * as SDK v2 clients need to recognise it.
+ * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts).
  */
 import type { Classification } from '../classify.js';
 import type { ErrorPolicy } from '../policy.js';
@@ -10,6 +10,7 @@ import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
+import { errorData } from './meta.js';
 import type { WireShape } from './guard.js';
 import type { HandlerKind } from '../log.js';
 
@@ -17,10 +18,10 @@ import type { HandlerKind } from '../log.js';
 export class PolicyRpcError extends Error {
   /** The JSON-RPC code. */
   readonly code: number;
-  /** The JSON-RPC error data: `{ uri }` on resource-not-found answers, else absent. */
-  readonly data?: { readonly uri: string };
+  /** The JSON-RPC error data: `{ uri }` on resource-not-found answers, and the failure object. */
+  readonly data?: Record<string, unknown>;
 
-  constructor(code: number, message: string, data?: { readonly uri: string }) {
+  constructor(code: number, message: string, data?: Record<string, unknown>) {
     super(message);
     this.name = 'ProtocolError';
     this.code = code;
@@ -43,20 +44,18 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
     answer(classification: Classification, name, policy): never {
       if (classification.kind === 'anticipated') {
         const notFound = handler === 'resource' && classification.code === RESOURCE_NOT_FOUND_CODE && name !== undefined;
-        throw new PolicyRpcError(
-          classification.code,
-          classification.message,
-          notFound ? { uri: safeText(name, MAX_NAME_LENGTH, policy.redact) } : undefined,
-        );
+        const uri = notFound ? safeText(name, MAX_NAME_LENGTH, policy.redact) : undefined;
+        throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, uri));
       }
       if (classification.kind === 'crash') {
         const detail = classification.detail === undefined ? '' : `: ${classification.detail}`;
-        throw new PolicyRpcError(INTERNAL_ERROR_CODE, `${failedCallText(handler, name, policy)}${detail} (reference ${classification.reference})`);
+        const text = `${failedCallText(handler, name, policy)}${detail} (reference ${classification.reference})`;
+        throw new PolicyRpcError(INTERNAL_ERROR_CODE, text, errorData(policy, classification.failure, undefined));
       }
       throw classification.error;
     },
-    answerDegraded(message): never {
-      throw new PolicyRpcError(INTERNAL_ERROR_CODE, message);
+    answerDegraded(message, _name, policy, failure): never {
+      throw new PolicyRpcError(INTERNAL_ERROR_CODE, message, errorData(policy, failure, undefined));
     },
     answerUnreadable(name): never {
       throw new PolicyRpcError(INTERNAL_ERROR_CODE, failedCallText(handler, name, undefined));

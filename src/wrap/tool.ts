@@ -9,6 +9,7 @@ import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { markAnswer } from './calls.js';
 import { guard, type WireShape } from './guard.js';
+import { toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
 /** The isError result a failed tool call returns. */
@@ -16,6 +17,8 @@ export interface ToolErrorResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
   isError: true;
+  /** The failure object, under `mcp-error-policy/failure` (unless the policy's `failureObject` is false). */
+  _meta?: Record<string, unknown>;
 }
 
 function prefix(name: string | undefined, policy: ErrorPolicy): string {
@@ -38,14 +41,24 @@ function toolErrorText(classification: Classification, name: string | undefined,
   }
 }
 
-function result(text: string): ToolErrorResult {
-  return { content: [{ type: 'text', text }], isError: true };
+function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
+  const out: ToolErrorResult = { content: [{ type: 'text', text }], isError: true };
+  if (meta !== undefined) out._meta = meta;
+  return out;
+}
+
+/** The isError result of a classified failure (never a protocol error: those are rethrown). */
+function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
+  const text = toolErrorText(classification, name, policy);
+  if (classification.kind === 'protocol') return result(text);
+  const governance = classification.kind === 'anticipated' && classification.reauthorize;
+  return result(text, toolMeta(policy, classification.failure, governance));
 }
 
 const toolShape: WireShape<ToolErrorResult> = {
   handler: 'tool',
-  answer: (classification, name, policy) => result(toolErrorText(classification, name, policy)),
-  answerDegraded: (message, name, policy) => result(`${prefix(name, policy)}: ${message}`),
+  answer: failureResult,
+  answerDegraded: (message, name, policy, failure) => result(`${prefix(name, policy)}: ${message}`, toolMeta(policy, failure, true)),
   answerUnreadable: (name) => result(name === undefined ? 'Error executing tool' : `Error executing tool ${name.slice(0, MAX_NAME_LENGTH)}`),
 };
 
@@ -96,7 +109,7 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
   try {
     const classification = classifyError(error, resolved);
     reportFailure(resolved, { handler: 'tool', name: toolName, startedAt: 0 }, classification, false);
-    const out = result(toolErrorText(classification, toolName, resolved));
+    const out = failureResult(classification, toolName, resolved);
     markAnswer(out, classification);
     return out;
   } catch {

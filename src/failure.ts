@@ -1,0 +1,79 @@
+/**
+ * The failure object: what an agent can act on, beside the text. Every failure the policy answers gets one: a code, a
+ * retryable flag, the retry delay when known, and a correlation id that its log record holds (for a crash, the
+ * reference shown in the text). Here it is decided; src/wrap/meta.ts puts it on the wire.
+ */
+import { findInChain } from './kit/chain.js';
+import { responseRetryAfterMsOf } from './kit/http.js';
+import { readProp } from './kit/read.js';
+import { newReference } from './reference.js';
+import type { ErrorRule, FailureFacts } from './rules/rule.js';
+
+/** The failure object of one answered failure. */
+export interface FailureInfo {
+  /** Stable, machine-readable code: the rule's (default its name); `internal` for a crash. */
+  readonly code: string;
+  /** Whether the same call may succeed when made again unchanged. */
+  readonly retryable: boolean;
+  /** How long to wait before retrying, in milliseconds, when known. */
+  readonly retryAfterMs?: number;
+  /** Correlates the answer with its log record (`correlationId`); for a crash, its reference. */
+  readonly correlationId: string;
+}
+
+/** The code of a crash. */
+export const CRASH_CODE = 'internal';
+/** The code of a call refused while the server is degraded. */
+export const DEGRADED_CODE = 'auth_required';
+
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+function factsOf(rule: ErrorRule, matched: unknown): FailureFacts | undefined {
+  const { failure } = rule;
+  if (typeof failure !== 'function') return failure;
+  try {
+    return failure(matched);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A delay as whole milliseconds from 0 to a day, or undefined for anything else. */
+export function retryDelay(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  return Math.min(Math.round(value), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * The failure object of an anticipated failure, from its rule's `failure` (fixed or read from the accepted error).
+ * When the rule gives no delay, an HTTP `Retry-After` on a response of any error on the thrown value's cause chain
+ * gives it (and makes the failure retryable, unless the rule says otherwise).
+ */
+export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: unknown): FailureInfo {
+  const facts = factsOf(rule, matched);
+  const code = readProp(facts, 'code');
+  const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
+  const retryable = readProp(facts, 'retryable');
+  const info = {
+    code: typeof code === 'string' && CODE_PATTERN.test(code) ? code : rule.name,
+    retryable: typeof retryable === 'boolean' ? retryable : retryAfterMs !== undefined,
+    correlationId: newReference(),
+  };
+  return retryAfterMs === undefined || !info.retryable ? info : { ...info, retryAfterMs };
+}
+
+/** The failure object of a crash: its reference, nothing else. */
+export function crashFailure(reference: string): FailureInfo {
+  return { code: CRASH_CODE, retryable: false, correlationId: reference };
+}
+
+/** The failure object of a call refused while degraded. */
+export function degradedFailure(): FailureInfo {
+  return { code: DEGRADED_CODE, retryable: false, correlationId: newReference() };
+}
+
+/** `Retry after 30 s.`: the delay in whole seconds, rounded up (at least 1). */
+export function retryText(retryAfterMs: number): string {
+  return `Retry after ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
+}

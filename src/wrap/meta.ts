@@ -1,0 +1,59 @@
+/**
+ * The failure object on the wire: under `_meta` of a tool's error result and in `data` of a resource's or prompt's
+ * JSON-RPC error, both under one namespaced key; on tool results, optionally also under the draft MCP ToolFailure
+ * extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
+ */
+import type { FailureInfo } from '../failure.js';
+import { retryText } from '../failure.js';
+import type { ErrorPolicy } from '../policy.js';
+
+/** The key of the failure object, in `_meta` and in `error.data`. */
+export const FAILURE_KEY = 'mcp-error-policy/failure';
+/** The draft ToolFailure extension's key. */
+export const DRAFT_TOOL_FAILURE_KEY = 'io.modelcontextprotocol/toolFailure';
+
+/** How the draft says a client should react: retry, act out of band (sign in), or take another approach. */
+type DraftClass = 'reliability' | 'governance' | 'capability';
+
+/** A plain copy of the failure object, with the fields it has. */
+function plain(failure: FailureInfo): Record<string, unknown> {
+  const out: Record<string, unknown> = { code: failure.code, retryable: failure.retryable };
+  if (failure.retryAfterMs !== undefined) out.retryAfterMs = failure.retryAfterMs;
+  out.correlationId = failure.correlationId;
+  return out;
+}
+
+/** The draft's ToolFailure: `retryNotBefore` in epoch milliseconds, a short `agentGuidance` where there is one. */
+function draft(failure: FailureInfo, governance: boolean): Record<string, unknown> {
+  const kind: DraftClass = failure.retryable ? 'reliability' : governance ? 'governance' : 'capability';
+  const out: Record<string, unknown> = { class: kind, code: failure.code, correlationId: failure.correlationId };
+  if (kind === 'reliability') {
+    out.retryable = true;
+    if (failure.retryAfterMs !== undefined) {
+      out.retryNotBefore = Date.now() + failure.retryAfterMs;
+      out.agentGuidance = retryText(failure.retryAfterMs);
+    }
+  } else if (governance) {
+    out.agentGuidance = 'Ask the user to sign in again.';
+  }
+  return out;
+}
+
+/**
+ * The `_meta` of a tool's error result, or undefined when the policy turns the object off. `governance`: the failure
+ * asks the user to sign in again.
+ */
+export function toolMeta(policy: ErrorPolicy, failure: FailureInfo, governance: boolean): Record<string, unknown> | undefined {
+  if (!policy.failureObject) return undefined;
+  const meta: Record<string, unknown> = { [FAILURE_KEY]: plain(failure) };
+  if (policy.draftToolFailure) meta[DRAFT_TOOL_FAILURE_KEY] = draft(failure, governance);
+  return meta;
+}
+
+/** The `data` of a resource's or prompt's JSON-RPC error: `{ uri }` when given, and the failure object. */
+export function errorData(policy: ErrorPolicy, failure: FailureInfo, uri: string | undefined): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  if (uri !== undefined) data.uri = uri;
+  if (policy.failureObject) data[FAILURE_KEY] = plain(failure);
+  return Object.keys(data).length === 0 ? undefined : data;
+}
