@@ -162,6 +162,25 @@ export function requestHandlersOf(server: object): Map<unknown, unknown> | undef
   return handlers instanceof Map ? (handlers as Map<unknown, unknown>) : undefined;
 }
 
+/**
+ * Whether the connected client accepts URL-mode elicitation as the -32042 error: it declared
+ * `capabilities.elicitation.url` at initialization (`server.server.getClientCapabilities()`, both SDKs), and the
+ * connection is not on a protocol revision that replaced the error with input-required results (SDK v2's
+ * `_servedModernEra()`: 2026-07-28 and later). False when any of it cannot be read.
+ */
+export function clientTakesUrlElicitation(server: object): boolean {
+  const low = readProp(server, 'server');
+  try {
+    const modern = readProp(low, '_servedModernEra');
+    if (typeof modern === 'function' && (modern as Fn).call(low) !== false) return false;
+    const capabilities = readProp(low, 'getClientCapabilities');
+    if (typeof capabilities !== 'function') return false;
+    return isObjectLike(readProp(readProp((capabilities as Fn).call(low), 'elicitation'), 'url'));
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a registration is disabled (`enabled: false`, both SDKs). */
 export function isDisabled(entry: unknown): boolean {
   return readProp(entry, 'enabled') === false;

@@ -14,6 +14,7 @@ import {
   CALLBACK_REQUESTS,
   REGISTRATION_METHODS,
   callbackSlotOf,
+  clientTakesUrlElicitation,
   isDisabled,
   listRegistrations,
   looksLikeMcpServer,
@@ -27,6 +28,7 @@ import {
   type Registries,
 } from './sdk.js';
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
+import { signInAnswer } from './wrap/sign-in.js';
 import { isClaimed } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
@@ -57,6 +59,8 @@ interface Context {
   readonly policy: ErrorPolicy;
   /** Whether the access log is on: wrappers then claim their calls, and calls the SDK rejects are counted here. */
   readonly traced: boolean;
+  /** Whether the policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
+  readonly elicits: boolean;
   readonly registries: Registries;
   readonly server: object;
 }
@@ -250,16 +254,20 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     try {
       result = handler.apply(this, args);
     } catch (error) {
-      settle(true, error);
+      if (ctx.traced) settle(true, error);
       throw error;
     }
     return Promise.resolve(result).then(
       (value) => {
-        settle(false, value);
+        if (ctx.traced) settle(false, value);
+        if (ctx.elicits && kind === 'tool' && clientTakesUrlElicitation(ctx.server)) {
+          const signIn = signInAnswer(extra, value);
+          if (signIn !== undefined) throw signIn;
+        }
         return value;
       },
       (error: unknown) => {
-        settle(true, error);
+        if (ctx.traced) settle(true, error);
         throw error;
       },
     );
@@ -365,9 +373,10 @@ export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: Er
   const registries = registriesOf(server);
   if (typeof registries === 'string') throw unknownLayout(server, registries);
   const traced = resolved.onOutcome !== undefined;
-  const handlers = traced ? requestHandlersOf(server) : undefined;
-  if (traced && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
-  const ctx: Context = { policy: resolved, traced, registries, server };
+  const elicits = typeof resolved.reauthorize === 'function' || readProp(resolved.reauthorize, 'url') !== undefined;
+  const handlers = traced || elicits ? requestHandlersOf(server) : undefined;
+  if ((traced || elicits) && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
+  const ctx: Context = { policy: resolved, traced, elicits, registries, server };
   // check every registration before changing any, so that an unknown layout leaves the server as it was
   const registrations = listRegistrations(registries);
   for (const { entry, kind } of registrations) {

@@ -12,6 +12,9 @@ export const INTERNAL_ERROR_CODE = -32603;
 /** MCP "resource not found". */
 export const RESOURCE_NOT_FOUND_CODE = -32002;
 
+/** MCP "URL elicitation required" (2025-11-25): the client should open a URL, then retry. */
+export const URL_ELICITATION_REQUIRED_CODE = -32042;
+
 
 /** A successful call. */
 const OK = 200;
@@ -49,7 +52,7 @@ export function statusOfProtocolCode(code: number): number {
     case -32601: // method not found
     case RESOURCE_NOT_FOUND_CODE:
       return 404;
-    case -32042: // URL elicitation required
+    case URL_ELICITATION_REQUIRED_CODE:
       return 403;
     default:
       return CRASH;

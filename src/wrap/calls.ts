@@ -24,6 +24,8 @@ interface CallState {
   governor: Governor | undefined;
   /** Errors already logged in this call (protocol errors, which pass through every wrapper unchanged). */
   logged: WeakMap<object, Classification> | undefined;
+  /** The failure a wrapper answered in this call (the SDKs copy results, so the answer itself cannot carry it). */
+  answered: Classification | undefined;
 }
 
 const calls = new WeakMap<object, CallState>();
@@ -41,7 +43,7 @@ export function requestOf(args: readonly unknown[]): object | undefined {
 function stateOf(request: object): CallState {
   let state = calls.get(request);
   if (state === undefined) {
-    state = { claimed: false, governor: undefined, logged: undefined };
+    state = { claimed: false, governor: undefined, logged: undefined, answered: undefined };
     calls.set(request, state);
   }
   return state;
@@ -78,6 +80,18 @@ export function markLogged(error: unknown, classification: Classification, reque
   if (request === undefined || !isObjectLike(error)) return;
   const state = stateOf(request);
   (state.logged ??= new WeakMap()).set(error, classification);
+}
+
+/** Remembers the failure a wrapper answered in this call (the first one: an outer wrapper passes the answer on). */
+export function noteAnswered(request: object | undefined, classification: Classification): void {
+  if (request === undefined) return;
+  const state = stateOf(request);
+  state.answered ??= classification;
+}
+
+/** The failure a wrapper answered in this call, if any. */
+export function answeredIn(request: unknown): Classification | undefined {
+  return isObjectLike(request) ? calls.get(request)?.answered : undefined;
 }
 
 /** Remembers that `answer` was made by a wrapper, and the classification behind it (none: no failure was read). */

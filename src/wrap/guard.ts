@@ -15,7 +15,7 @@ import { readProp } from '../kit/read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
-import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, requestOf } from './calls.js';
+import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -164,6 +164,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   try {
     const answer = shape.answer(classification, context.name, governing);
     markAnswer(answer as object, classification);
+    noteAnswered(request, classification);
     return answer;
   } catch (thrown) {
     if (handledIn(thrown, undefined) === undefined) return shape.answerUnreadable(context.name);

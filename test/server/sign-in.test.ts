@@ -1,0 +1,148 @@
+/**
+ * Re-authorization the client can follow: a revoked Google sign-in (the real google-auth-library against the fake
+ * Google server) in a tool of a server under `applyErrorPolicy` with `reauthorize: { text, url }`. A client that
+ * declared URL-mode elicitation gets the -32042 error (`UrlElicitationRequiredError`) with one elicitation for that
+ * URL; one that did not gets the isError result with the text and the URL. Both SDKs' real clients, both ways; the
+ * access log says 401 either way, and the elicitation's id is the failure's correlation id in the log record.
+ */
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyErrorPolicy, coreRules, createErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
+import { googleRules } from '../../src/google/index.js';
+import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { link } from '../support/link.js';
+import { REFERENCE, rpcError, settle, textOf } from '../support/calls.js';
+import type { GalModule } from '../google/gal-suite.js';
+import { isolateGoogleEnvironment, SECRETS } from '../google/support.js';
+
+const TEXT = 'Sign in to Acme again.';
+const URL_ = 'https://acme.example/login?next=%2Fdrive';
+const FAILURE_KEY = 'mcp-error-policy/failure';
+const ELICITS = { capabilities: { elicitation: { url: {} } } };
+
+interface Sdk {
+  readonly name: string;
+  newServer(): McpServer;
+  connect(server: McpServer, elicits: boolean): ReturnType<typeof link<McpServer, Client>>;
+  /** What the client shows of a -32042 error's message. */
+  shown(message: string): string;
+}
+
+const sdks: readonly Sdk[] = [
+  {
+    name: 'SDK v1',
+    newServer: () => new McpServer({ name: 'sign-in', version: '1.0.0' }),
+    connect: (server, elicits) => link(server, new Client({ name: 'c', version: '1.0.0' }, elicits ? ELICITS : {}), InMemoryTransport.createLinkedPair()),
+    shown: (message) => `MCP error -32042: ${message}`,
+  },
+  {
+    name: 'SDK v2',
+    newServer: () => new McpServerV2({ name: 'sign-in', version: '1.0.0' }) as unknown as McpServer,
+    connect: (server, elicits) =>
+      link(server, new ClientV2({ name: 'c', version: '1.0.0' }, elicits ? ELICITS : {}) as unknown as Client, InMemoryTransportV2.createLinkedPair()),
+    shown: (message) => message,
+  },
+];
+
+describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) => {
+  let fake: FakeGoogle;
+  let env: { dir: string; restore: () => void };
+  let gal: GalModule;
+
+  beforeAll(async () => {
+    fake = await startFakeGoogle();
+    env = isolateGoogleEnvironment(new URL(fake.origin).host);
+    gal = (await import('google-auth-library10')) as unknown as GalModule;
+  });
+  afterAll(async () => {
+    env.restore();
+    await fake.close();
+  });
+
+  async function callDrive(elicits: boolean) {
+    const records: LogRecord[] = [];
+    const outcomes: Outcome[] = [];
+    const server = sdk.newServer();
+    applyErrorPolicy(
+      server,
+      createErrorPolicy({
+        rules: [...googleRules, ...coreRules],
+        reauthorize: { text: TEXT, url: URL_ },
+        logger: (record) => records.push(record),
+        onOutcome: (outcome) => outcomes.push(outcome),
+      }),
+    );
+    server.registerTool('drive_list', { description: 'lists files' }, async () => {
+      const client = new gal.OAuth2Client({
+        clientId: 'fake-client.apps.googleusercontent.com',
+        clientSecret: SECRETS.clientSecret,
+        endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
+      });
+      client.setCredentials({ refresh_token: SECRETS.refreshToken });
+      await client.request({ url: fake.url('/v1/ok'), retry: false });
+      return { content: [{ type: 'text' as const, text: 'unreachable' }] };
+    });
+    const session = await sdk.connect(server, elicits);
+    try {
+      const answer = await session.client.callTool({ name: 'drive_list', arguments: {} }).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      await settle();
+      return { answer, records, outcomes };
+    } finally {
+      await session.close();
+    }
+  }
+
+  it('a client without URL elicitation gets the text and the URL in the isError result', async () => {
+    const { answer, records, outcomes } = await callDrive(false);
+    if (!('result' in answer)) throw new Error(`expected a result, got ${String(answer.error)}`);
+    const text = textOf(answer.result);
+    expect(text.startsWith('Error executing tool drive_list: ')).toBe(true);
+    expect(text.endsWith(`\n\n${TEXT} ${URL_}`)).toBe(true);
+    expect(answer.result.isError).toBe(true);
+    expect(records).toHaveLength(1);
+    const [record] = records;
+    expect(record).toMatchObject({ level: 'warn', kind: 'anticipated', status: 401, rule: 'google-oauth-refresh' });
+    expect(record?.correlationId).toMatch(REFERENCE);
+    expect(answer.result._meta?.[FAILURE_KEY]).toEqual({ code: expect.any(String), retryable: false, correlationId: record?.correlationId });
+    expect(outcomes.map(({ kind, name, status }) => ({ kind, name, status }))).toEqual([{ kind: 'tool', name: 'drive_list', status: 401 }]);
+  });
+
+  it('a client with URL elicitation gets -32042 with one elicitation for the sign-in URL', async () => {
+    const plain = await callDrive(false);
+    if (!('result' in plain.answer)) throw new Error('expected a result');
+    const { answer, records, outcomes } = await callDrive(true);
+    if (!('error' in answer)) throw new Error(`expected -32042, got ${JSON.stringify(answer.result)}`);
+    const error = await rpcError(Promise.reject(answer.error));
+    expect(records).toHaveLength(1);
+    const correlationId = records[0]?.correlationId;
+    expect(correlationId).toMatch(REFERENCE);
+    expect(error.code).toBe(-32042);
+    expect(error.message).toBe(sdk.shown(textOf(plain.answer.result)));
+    expect(error.data).toEqual({ elicitations: [{ mode: 'url', elicitationId: correlationId, url: URL_, message: TEXT }] });
+    expect((answer.error as { elicitations?: unknown }).elicitations).toEqual([{ mode: 'url', elicitationId: correlationId, url: URL_, message: TEXT }]);
+    expect(records[0]).toMatchObject({ level: 'warn', kind: 'anticipated', status: 401, rule: 'google-oauth-refresh' });
+    expect(outcomes.map(({ kind, name, status }) => ({ kind, name, status }))).toEqual([{ kind: 'tool', name: 'drive_list', status: 401 }]);
+  });
+
+  it('failures that need no sign-in stay isError results for a client with URL elicitation', async () => {
+    const server = sdk.newServer();
+    applyErrorPolicy(server, createErrorPolicy({ reauthorize: { text: TEXT, url: URL_ }, logger: () => undefined }));
+    server.registerTool('boom', { description: 'crashes' }, () => {
+      throw new Error('internal detail');
+    });
+    const session = await sdk.connect(server, true);
+    try {
+      const result = await session.client.callTool({ name: 'boom', arguments: {} });
+      expect(textOf(result)).toMatch(/^Error executing tool boom \(reference [0-9a-f]{12}\)$/);
+    } finally {
+      await session.close();
+    }
+  });
+});
