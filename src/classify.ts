@@ -169,7 +169,7 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     const reauthorize = rule.reauthorize === true;
     let message = safeText(text, policy.maxMessageLength, policy.redact);
     const failure = anticipatedFailure(rule, matched, error);
-    if (failure.retryAfterMs !== undefined) message = `${message} ${retryText(failure.retryAfterMs)}`;
+    if (failure.retryAfterMs !== undefined) message = `${message}${/[.!?]$/.test(message) ? '' : '.'} ${retryText(failure.retryAfterMs)}`;
     const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
     if (reauthorization !== undefined) message = `${message}\n\n${reauthorizationHint(reauthorization)}`;
     return {
