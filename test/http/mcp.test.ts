@@ -13,7 +13,8 @@ import { ALL_SECRETS, NODE_MAJOR, VARIANTS, installedVersion, type Variant } fro
 import { casesOf, expected, type CaseName } from './support/expected.js';
 import { closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { connect, type Session } from './support/session.js';
-import { checkRow, tableServer } from './support/table.js';
+import { checkRow } from './support/table.js';
+import { tableServer } from './support/table-server.js';
 
 function suite(variant: Variant): void {
   describe.skipIf(NODE_MAJOR < variant.nodeMajor)(`${variant.label} (${installedVersion(variant.module)}) through a real McpServer and Client`, () => {
