@@ -4,10 +4,10 @@
  * its own classes): a string `name`, `$fault` `client` or `server`, and `$metadata.httpStatusCode`. The SDK parses the
  * service's error body for them: `message` is the service's own message, `name` its error code, `$metadata.requestId`
  * the `x-amzn-requestid` / `x-amz-request-id` header; `retryAfterSeconds` (Lambda) or the `retry-after` header on the
- * non-enumerable `$response` give a delay; `$retryable` (`{ throttling: true }` for throttling) marks the exceptions the
- * service models as retryable, whatever their status (a 400 `ThrottlingException`). The service is named from the client's base class (`LambdaServiceException`
- * -> `AWS Lambda`). The errors hold no request method or URL; the signed request (its `Authorization` header and any
- * pre-signed query) is never read.
+ * non-enumerable `$response` give a delay; `$retryable` (`{ throttling: true }` for throttling) marks the exceptions
+ * the service models as retryable, whatever their status (a 400 `ThrottlingException`). The service is named from the
+ * client's base class (`LambdaServiceException` -> `AWS Lambda`). The errors hold no request method or URL; the signed
+ * request (its `Authorization` header and any pre-signed query) is never read.
  *
  * AWS rejects credentials with 400 or 403 and an error code (`UnrecognizedClientException`, `InvalidSignatureException`,
  * `ExpiredTokenException`...): those are re-authorization cases like a 401. The SDK's own timeout
