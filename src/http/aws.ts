@@ -4,9 +4,10 @@
  * its own classes): a string `name`, `$fault` `client` or `server`, and `$metadata.httpStatusCode`. The SDK parses the
  * service's error body for them: `message` is the service's own message, `name` its error code, `$metadata.requestId`
  * the `x-amzn-requestid` / `x-amz-request-id` header; `retryAfterSeconds` (Lambda) or the `retry-after` header on the
- * non-enumerable `$response` give a delay. The service is named from the client's base class (`LambdaServiceException`
- * -> `AWS Lambda`). The errors hold no request method or URL; the signed request (its `Authorization` header and any
- * pre-signed query) is never read.
+ * non-enumerable `$response` give a delay; `$retryable` (`{ throttling: true }` for throttling) marks the exceptions
+ * the service models as retryable, whatever their status (a 400 `ThrottlingException`). The service is named from the
+ * client's base class (`LambdaServiceException` -> `AWS Lambda`). The errors hold no request method or URL; the signed
+ * request (its `Authorization` header and any pre-signed query) is never read.
  *
  * AWS rejects credentials with 400 or 403 and an error code (`UnrecognizedClientException`, `InvalidSignatureException`,
  * `ExpiredTokenException`...): those are re-authorization cases like a 401. The SDK's own timeout
@@ -16,7 +17,7 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { bounded, requestIdShaped, retryAfterSecondsOf } from './headers.js';
+import { requestIdShaped, retryAfterMsOf, secondsAsMs } from './headers.js';
 import { classNames } from './names.js';
 
 /** The error codes with which AWS services reject credentials. */
@@ -49,8 +50,7 @@ export function awsFailureOf(error: unknown): HttpFailure | undefined {
   const status = readProp(metadata, 'httpStatusCode');
   const code = serviceCode(readProp(error, 'name'));
   if (!isHttpStatus(status) || status < 300 || code === undefined) return undefined;
-  const seconds = readProp(error, 'retryAfterSeconds');
-  const delay = typeof seconds === 'string' && /^\d{1,12}$/.test(seconds) ? bounded(Number(seconds)) : undefined;
+  const retryable = readProp(error, '$retryable');
   return {
     rejected: status === 401 || CREDENTIAL_CODES.has(code),
     service: serviceOf(error),
@@ -58,7 +58,10 @@ export function awsFailureOf(error: unknown): HttpFailure | undefined {
     code,
     message: serviceMessage(readProp(error, 'Message')) ?? serviceMessage(readProp(error, 'message')),
     requestId: requestIdShaped(readProp(metadata, 'requestId')),
-    retryAfterSeconds: delay ?? retryAfterSecondsOf(readProp(readProp(error, '$response'), 'headers')),
+    retryAfterMs: secondsAsMs(readProp(error, 'retryAfterSeconds')) ?? retryAfterMsOf(readProp(readProp(error, '$response'), 'headers')),
+    // `$retryable` (an object, `{ throttling: true }` for throttling) marks the exceptions the service models as retryable.
+    retryable: isObjectLike(retryable),
+    throttled: readProp(retryable, 'throttling') === true,
   };
 }
 

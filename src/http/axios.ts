@@ -11,8 +11,8 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
-import { failureRules, type HttpFailure } from './failure.js';
-import { retryAfterSecondsOf, requestIdOf } from './headers.js';
+import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
+import { retryAfterMsOf, requestIdOf } from './headers.js';
 
 /** Response headers that carry a request id, for services axios may call. */
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
@@ -58,7 +58,7 @@ export function axiosFailureOf(error: unknown): HttpFailure | undefined {
     method: methodOf(config),
     url: urlOf(config),
     requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
-    retryAfterSeconds: retryAfterSecondsOf(headers),
+    retryAfterMs: retryAfterMsOf(headers),
   };
 }
 
@@ -76,6 +76,7 @@ export const axiosTimeoutRule: ErrorRule = Object.freeze({
   message: 'The HTTP request timed out.',
   status: 504,
   level: 'warn',
+  failure: TIMEOUT_FACTS,
   request: (error: unknown) => {
     const config = readProp(error, 'config');
     const url = urlOf(config);

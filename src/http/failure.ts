@@ -1,14 +1,17 @@
 /**
- * One shape for the HTTP failures of every client this entry knows, and the client text built from it:
+ * One shape for the HTTP failures of every client this entry knows, and what is built from it: the client text
  *
- *   <Service> <METHOD> <URL without credentials> failed with <HTTP> <Reason>[ (<service code>)]: <what the status means><service message>[ Retry after N seconds.]
+ *   <Service> <METHOD> <URL without credentials> failed with <HTTP> <Reason>[ (<service code>)]: <what the status means><service message>
+ *
+ * (the policy appends ` Retry after <n> s.` when the failure has a delay), and the failure object's facts (a stable
+ * code, retryable, the delay; see {@link failureFacts}).
  *
  * Each client's reader (axios.ts, github.ts, ...) fills an {@link HttpFailure} from fields the service wrote (its JSON
  * error body's message and code, its request id and Retry-After headers); the text never holds the error's own
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
 import { NETWORK_CODE_TEXT } from '../kit/codes.js';
-import type { ErrorRule, FailedRequest } from '../rules/rule.js';
+import type { ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
 import { serverTextLine } from '../google/body.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
@@ -30,8 +33,12 @@ export interface HttpFailure {
   readonly url?: string | undefined;
   /** The service's id for the request (`x-request-id` and kin). */
   readonly requestId?: string | undefined;
-  /** Seconds to wait before retrying, when the response says. */
-  readonly retryAfterSeconds?: number | undefined;
+  /** Milliseconds to wait before retrying, when the response (or the service's own field) says. */
+  readonly retryAfterMs?: number | undefined;
+  /** The service says the call may be retried (AWS's `$retryable`), whatever the status. */
+  readonly retryable?: boolean | undefined;
+  /** The service throttled the call with another status than 429 (GitHub's 403 rate limits, AWS `$retryable.throttling`). */
+  readonly throttled?: boolean | undefined;
   /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
   readonly rejected?: boolean | undefined;
   /** The status is the meaning of the service's error code, not an HTTP status (Slack answers errors with 200): not shown. */
@@ -88,31 +95,72 @@ export function serviceMessage(value: unknown, max = MAX_SERVICE_MESSAGE): strin
   return line;
 }
 
-/** `Retry after N seconds.` */
-export function retryNote(seconds: number): string {
-  return `Retry after ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+/** True for a server error other than 503 and 529: the text shows neither the body nor the service's code. */
+function isOpaqueServerError(status: number | undefined): boolean {
+  return status !== undefined && status >= 500 && status !== 503 && status !== 529;
 }
 
-/** Joins a message and a note with a sentence stop between them. */
-function withNote(message: string, note: string | undefined): string {
-  if (note === undefined) return message;
-  return `${message}${/[.!?]$/.test(message) ? '' : '.'} ${note}`;
+/** The service says slow down: a 429, or another status the reader marked as throttling. */
+function isThrottled(failure: HttpFailure): boolean {
+  return failure.status === 429 || failure.throttled === true;
+}
+
+/** Credentials rejected: a 401, or another status with a credential error code (AWS). */
+function isRejected(failure: HttpFailure): boolean {
+  return failure.status === 401 || failure.rejected === true;
 }
 
 /**
- * What the status means, put before the service's message: 401 and 403 always say it; others show the service's
- * message alone, or nothing beyond the status line when the service wrote none. Other server errors get a generic
- * sentence, whatever the body says (a crashing service may put its own internals there).
+ * What the status means, put before the service's message: 401 and 403 always say it (unless the 403 is a rate limit);
+ * others show the service's message alone, or nothing beyond the status line when the service wrote none. Other
+ * server errors get a generic sentence, whatever the body says (a crashing service may put its own internals there).
  */
-function statusSentence(status: number | undefined, message: string | undefined, rejected = false): string | undefined {
-  if (status === 401 || rejected) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
-  if (status === 403) return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
-  if (status !== undefined && status >= 500 && status !== 503 && status !== 529) return 'The service failed to answer';
+function statusSentence(failure: HttpFailure, message: string | undefined): string | undefined {
+  const { status } = failure;
+  if (isRejected(failure)) return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
+  if (status === 403 && !isThrottled(failure)) return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
+  if (isOpaqueServerError(status)) return 'The service failed to answer';
   return message;
 }
 
+/** The failure object's code from the status alone, when the service gave none. */
+function statusCode(failure: HttpFailure): string {
+  const { status } = failure;
+  if (isRejected(failure)) return 'unauthorized';
+  if (isThrottled(failure)) return 'rate_limited';
+  if (status === undefined) return 'http_error';
+  if (status === 403) return 'permission_denied';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 409) return 'conflict';
+  if (status === 503 || status === 529) return 'unavailable';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
+
 /**
- * The client text of a failure (see the module comment for its shape).
+ * The failure object's facts:
+ * - `code`: the service's own error code or type (`rate_limit_error`, `object_not_found`, `AccessDeniedException`,
+ *   `card_declined`, Slack's `channel_not_found`), else one from the status: `unauthorized` (401 and other credential
+ *   rejections), `permission_denied` (403), `not_found` (404, 410), `conflict` (409), `rate_limited` (429 and other
+ *   throttling), `timeout` (408), `unavailable` (503, 529), `server_error` (other 5xx: their code is not shown, like
+ *   their body), `invalid_request` (other 4xx);
+ * - `retryable`: 408, 429, 5xx, throttling and what the service marks retryable (AWS `$retryable`); never a
+ *   credential rejection (signing in again fixes it, not waiting);
+ * - `retryAfterMs`: the delay the service gave (`Retry-After`, `retry-after-ms`, its own field), when retryable.
+ */
+export function failureFacts(failure: HttpFailure): FailureFacts {
+  const { status } = failure;
+  const code = (isOpaqueServerError(status) ? undefined : failure.code) ?? statusCode(failure);
+  const retryable =
+    !isRejected(failure) && (isThrottled(failure) || failure.retryable === true || status === 408 || (status !== undefined && status >= 500));
+  if (!retryable) return { code, retryable };
+  return failure.retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs: failure.retryAfterMs };
+}
+
+/**
+ * The client text of a failure (see the module comment for its shape). When the failure has a retry delay, the text
+ * ends with a sentence stop, for the policy's ` Retry after <n> s.` to follow.
  *
  * @example
  * ```ts
@@ -121,16 +169,16 @@ function statusSentence(status: number | undefined, message: string | undefined,
  * ```
  */
 export function failureText(failure: HttpFailure): string {
-  const { service, status, code, method, url, retryAfterSeconds } = failure;
+  const { service, status, code, method, url } = failure;
   const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${url}`;
   const reason = status === undefined ? undefined : reasonPhrase(status);
   const head = status === undefined || failure.inBody === true ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
-  const shownCode = code === undefined || status === undefined || (status >= 500 && status !== 503 && status !== 529) ? '' : ` (${code})`;
-  const retry = retryAfterSeconds !== undefined && (status === 429 || status === 503 || status === 529 || status === 403) ? retryNote(retryAfterSeconds) : undefined;
-  const message = status !== undefined && status >= 500 && status !== 503 && status !== 529 ? undefined : failure.message;
-  const sentence = statusSentence(status, message, failure.rejected);
-  if (sentence !== undefined) return `${service}${where} failed${head}${shownCode}: ${withNote(sentence, retry)}`;
-  return `${service}${where} failed${head}${shownCode}${retry === undefined ? '' : `. ${retry}`}`;
+  const shownCode = code === undefined || status === undefined || isOpaqueServerError(status) ? '' : ` (${code})`;
+  const message = isOpaqueServerError(status) ? undefined : failure.message;
+  const sentence = statusSentence(failure, message);
+  const text = `${service}${where} failed${head}${shownCode}${sentence === undefined ? '' : `: ${sentence}`}`;
+  const delayed = failureFacts(failure).retryAfterMs !== undefined;
+  return delayed && !/[.!?]$/.test(text) ? `${text}.` : text;
 }
 
 /** The failure as the log record's request fields. */
@@ -149,7 +197,8 @@ export function networkText(code: string | undefined): string {
 /**
  * The two rules of one client from its failure reader: `<id>-unauthorized` (a 401 or credentials otherwise rejected:
  * status 401, the policy's re-authorization text) and `<id>-http-error` (any other failure: its status). Both put
- * `request(error)` into the log record (by default the failure's method, URL, status and request id).
+ * `request(error)` into the log record (by default the failure's method, URL, status and request id) and give the
+ * failure object's facts ({@link failureFacts}).
  */
 export function failureRules(
   id: string,
@@ -169,6 +218,10 @@ export function failureRules(
       level: 'warn',
       reauthorize: true,
       request,
+      failure: (error: unknown): FailureFacts | undefined => {
+        const failure = of(error);
+        return failure === undefined ? undefined : failureFacts(failure);
+      },
     }),
     Object.freeze({
       name: `${id}-http-error`,
@@ -177,11 +230,23 @@ export function failureRules(
       status: (error: unknown): number => of(error)?.status ?? 502,
       level: 'warn',
       request,
+      failure: (error: unknown): FailureFacts | undefined => {
+        const failure = of(error);
+        return failure === undefined ? undefined : failureFacts(failure);
+      },
     }),
   ];
 }
 
-/** A rule for a client's failure without a response: fixed `message` (a timeout, 504) or one built from the error. */
+/** The failure object of a timeout, as the core `timeout` rule gives it. */
+export const TIMEOUT_FACTS: FailureFacts = Object.freeze({ code: 'timeout', retryable: true });
+/** The failure object of a network failure, as the core `network` rule gives it. */
+export const NETWORK_FACTS: FailureFacts = Object.freeze({ code: 'network', retryable: true });
+
+/**
+ * A rule for a client's failure without a response: fixed `message` (a timeout, 504) or one built from the error, and
+ * the failure object of a timeout (504) or a network failure (any other status), as the core rules give them.
+ */
 export function noResponseRule(name: string, predicate: (error: unknown) => boolean, message: string | ((error: unknown) => string), status: number): ErrorRule {
-  return Object.freeze({ name, predicate, message, status, level: 'warn' });
+  return Object.freeze({ name, predicate, message, status, level: 'warn', failure: status === 504 ? TIMEOUT_FACTS : NETWORK_FACTS });
 }

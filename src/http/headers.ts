@@ -1,11 +1,13 @@
 /**
- * What this entry reads from response headers (request ids, Retry-After), through the kit's `headerOf`: a WHATWG
+ * What this entry reads from response headers (request ids, retry delays), through the kit's `headerOf`: a WHATWG
  * `Headers` (Octokit's `response.headers` is a plain object, the AI SDKs' and ky's are `Headers`), axios's
  * `AxiosHeaders`, or a plain object. No other header is read: clients copy the request's `Authorization` and
- * `x-api-key` headers into their errors, and those are never touched.
+ * `x-api-key` headers into their errors, and those are never touched. Retry delays (`retry-after-ms`, `retry-after`)
+ * are the kit's one parser, `retryAfterMsOf`, the one the core uses when a rule gives no delay.
  */
 import { headerOf } from '../kit/http.js';
 
+export { retryAfterMsOf } from '../kit/http.js';
 
 /** A request id as services write them (`req_abc123`, `C8A2:3F1B:1D0E:2A3B:65F0`, a UUID), or `undefined`. */
 export function requestIdShaped(value: unknown): string | undefined {
@@ -21,27 +23,12 @@ export function requestIdOf(headers: unknown, names: readonly string[]): string 
   return undefined;
 }
 
-/** The longest delay shown, in seconds (a day): a larger value is someone else's bug, not advice. */
-const MAX_RETRY_SECONDS = 86_400;
-
 /**
- * Seconds to wait before retrying: `retry-after-ms` (OpenAI, Anthropic), else `retry-after` in seconds or as an HTTP
- * date (counted from `now`). `undefined` when the response says nothing usable.
+ * A delay a service wrote in seconds in a field of its own (Slack's `retryAfter`, AWS's `retryAfterSeconds`), as
+ * milliseconds: a finite number from 0 up, or a string of digits; `undefined` for anything else. Bounding (a day at
+ * most) is the policy's.
  */
-export function retryAfterSecondsOf(headers: unknown, now: number = Date.now()): number | undefined {
-  const ms = headerOf(headers, 'retry-after-ms')?.trim();
-  if (ms !== undefined && /^\d{1,12}(?:\.\d{1,6})?$/.test(ms)) return bounded(Math.ceil(Number(ms) / 1000));
-  const header = headerOf(headers, 'retry-after')?.trim();
-  if (header === undefined || header === '') return undefined;
-  if (/^\d{1,12}(?:\.\d{1,6})?$/.test(header)) return bounded(Math.ceil(Number(header)));
-  if (header.length > 64) return undefined;
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? bounded(Math.ceil((at - now) / 1000)) : undefined;
-}
-
-/** A delay as whole seconds, from 0 to a day; `undefined` past a day. */
-export function bounded(seconds: number): number | undefined {
-  if (!Number.isFinite(seconds)) return undefined;
-  const whole = Math.max(0, seconds);
-  return whole > MAX_RETRY_SECONDS ? undefined : whole;
+export function secondsAsMs(seconds: unknown): number | undefined {
+  const value = typeof seconds === 'string' && /^\d{1,12}$/.test(seconds) ? Number(seconds) : seconds;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value * 1000) : undefined;
 }

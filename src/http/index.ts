@@ -7,7 +7,8 @@
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
  * - `GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found: Not Found`
  * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: sk-proj-****1234.` + re-authorization
- * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 seconds.`
+ * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 s.`
+ *   (` Retry after 7 s.` is the policy's, from the failure object's delay)
  * - `HTTP POST https://api.example.com/v1/items failed with 500 Internal Server Error: The service failed to answer`
  * - `Stripe API request failed with 404 Not Found (resource_missing): No such customer: 'cus_1' (param: id)`
  * - `Slack API request failed (channel_not_found)` (Slack's errors come with HTTP 200: the status is what the code means)
@@ -38,7 +39,10 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * Each `*-unauthorized` rule takes a 401 or credentials otherwise rejected (AWS's credential error codes, Slack's
  * `invalid_auth`; status 401, the policy's re-authorization text); each `*-http-error` rule any other HTTP error status
  * (the access-log status is the HTTP status; for Slack's HTTP-200 errors, the status their code means). Every rule puts the request (method,
- * credential-free URL, status, the service's request id) into the log record. Place them before the core rules, which
+ * credential-free URL, status, the service's request id) into the log record, and gives the failure object's facts:
+ * the service's code (else one from the status: `unauthorized`, `permission_denied`, `not_found`, `conflict`,
+ * `invalid_request`, `rate_limited`, `unavailable`, `server_error`), retryable for 429 and 5xx (and throttling, AWS
+ * `$retryable`), with the delay from `Retry-After`, `retry-after-ms` or the service's own field. Place them before the core rules, which
  * then take refused connections and the other network failures these clients wrap. Pick single rules by name.
  *
  * @example

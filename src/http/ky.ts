@@ -10,7 +10,7 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import { bodyText } from './body.js';
 import { failureRules, type HttpFailure } from './failure.js';
-import { requestIdOf, retryAfterSecondsOf } from './headers.js';
+import { requestIdOf, retryAfterMsOf } from './headers.js';
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
 
@@ -43,7 +43,7 @@ export function kyFailureOf(error: unknown): HttpFailure | undefined {
     method: method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined,
     url: url === undefined ? undefined : redactUrl(url),
     requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
-    retryAfterSeconds: retryAfterSecondsOf(headers),
+    retryAfterMs: retryAfterMsOf(headers),
   };
 }
 

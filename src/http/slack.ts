@@ -14,7 +14,7 @@ import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
 import { jsonObject } from './body.js';
-import { bounded, requestIdOf, retryAfterSecondsOf } from './headers.js';
+import { requestIdOf, retryAfterMsOf, secondsAsMs } from './headers.js';
 import { failureRules, noResponseRule, failedRequestFrom, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'Slack API';
@@ -55,7 +55,7 @@ export function slackFailureOf(error: unknown): HttpFailure | undefined {
     }
     case 'slack_webapi_rate_limited_error': {
       const seconds = readProp(error, 'retryAfter');
-      return { service: SERVICE, status: 429, retryAfterSeconds: typeof seconds === 'number' ? bounded(seconds) : undefined };
+      return { service: SERVICE, status: 429, retryAfterMs: typeof seconds === 'number' ? secondsAsMs(seconds) : undefined };
     }
     case 'slack_webapi_http_error': {
       const status = readProp(error, 'statusCode');
@@ -67,7 +67,7 @@ export function slackFailureOf(error: unknown): HttpFailure | undefined {
         status,
         code: serviceCode(readProp(body, 'error')),
         requestId: requestIdOf(headers, ['x-slack-req-id']),
-        retryAfterSeconds: retryAfterSecondsOf(headers),
+        retryAfterMs: retryAfterMsOf(headers),
       };
     }
     default:

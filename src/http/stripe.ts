@@ -14,7 +14,7 @@ import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped, retryAfterSecondsOf } from './headers.js';
+import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
 
 const SERVICE = 'Stripe API';
 
@@ -39,7 +39,7 @@ export function stripeFailureOf(error: unknown): HttpFailure | undefined {
     code: serviceCode(readProp(raw, 'code')) ?? serviceCode(readProp(raw, 'type')),
     message: param === undefined || message === undefined ? message : `${message} (param: ${param})`,
     requestId: requestIdShaped(readProp(error, 'requestId')) ?? requestIdOf(headers, ['request-id']),
-    retryAfterSeconds: retryAfterSecondsOf(headers),
+    retryAfterMs: retryAfterMsOf(headers),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * examples/http-server.ts as a stdio subprocess (the real SDK Client over StdioClientTransport), its GitHub and OpenAI
- * clients pointed at the local fakes: the exact client text of a 404, a 401 with the re-authorization text and a 429
- * with its retry delay, and one stderr record per failure naming the rule, the request and the request id, with no
- * planted secret on the wire or on stderr.
+ * clients pointed at the local fakes: the exact client text and failure object of a 404, a 401 with the
+ * re-authorization text and a 429 with its retry delay, and one stderr record per failure naming the rule, the request
+ * and the request id, with no planted secret on the wire or on stderr.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './support/clients.js';
 import { MESSAGES, REQUEST_IDS, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { textOf } from './support/session.js';
+import { failureObjectOf } from './support/table.js';
 
 const REAUTHORIZE = 'Check GITHUB_TOKEN and OPENAI_API_KEY in the server configuration.';
 
@@ -45,10 +46,21 @@ afterAll(async () => {
   await fake?.close();
 });
 
+let failures: unknown[] = [];
+
+/** Calls a tool that fails: its text; its failure object goes to `failures`. */
 async function call(name: string, args: Record<string, string>): Promise<string> {
   const result = await client.callTool({ name, arguments: args });
   expect(result.isError).toBe(true);
+  failures = [...failures, failureObjectOf(result)];
   return textOf(result);
+}
+
+/** The failure object of the last call, its correlation id checked for shape (12 hex digits) and left out. */
+function lastFailure(): unknown {
+  const { correlationId, ...rest } = failures.at(-1) as { correlationId: unknown };
+  expect(correlationId).toMatch(/^[0-9a-f]{12}$/);
+  return rest;
 }
 
 async function stderrHas(needle: string): Promise<void> {
@@ -64,18 +76,21 @@ describe('examples/http-server.ts over stdio', () => {
     expect(await call('get_repo', { owner: 'octo-org', repo: 'missing' })).toBe(
       `Error executing tool get_repo: GitHub API GET ${fake.origin}/github/repos/octo-org/missing failed with 404 Not Found: ${MESSAGES.github.missing}`,
     );
+    expect(lastFailure()).toEqual({ code: 'not_found', retryable: false });
   });
 
   it('a GitHub 401: credentials rejected, and the re-authorization text', async () => {
     expect(await call('get_repo', { owner: 'octo-org', repo: 'unauthorized' })).toBe(
       `Error executing tool get_repo: GitHub API GET ${fake.origin}/github/repos/octo-org/unauthorized failed with 401 Unauthorized: Credentials rejected: ${MESSAGES.github.unauthorized}\n\n${REAUTHORIZE}`,
     );
+    expect(lastFailure()).toEqual({ code: 'unauthorized', retryable: false });
   });
 
   it('an OpenAI 429: the code, the message and the retry delay', async () => {
     expect(await call('describe_model', { model: 'limited' })).toBe(
-      `Error executing tool describe_model: OpenAI API request failed with 429 Too Many Requests (rate_limit_exceeded): ${MESSAGES.openai.limited} Retry after 7 seconds.`,
+      `Error executing tool describe_model: OpenAI API request failed with 429 Too Many Requests (rate_limit_exceeded): ${MESSAGES.openai.limited} Retry after 7 s.`,
     );
+    expect(lastFailure()).toEqual({ code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 7000 });
   });
 
   it('one stderr record per failure with the rule, the request and its id; no secret anywhere', async () => {

@@ -80,7 +80,7 @@ describe('httpRules against hostile and look-alike values', () => {
     expect(markup).toMatchObject({ message: 'GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found' });
   });
 
-  it('read GitHub’s exhausted primary rate limit (403, x-ratelimit-remaining 0) as a retry delay', () => {
+  it('read GitHub’s exhausted primary rate limit (403, x-ratelimit-remaining 0) as a rate limit with a retry delay', () => {
     const reset = Math.floor(Date.now() / 1000) + 120;
     const limited = classifyError(
       octokitShaped({
@@ -93,9 +93,13 @@ describe('httpRules against hostile and look-alike values', () => {
       }),
       policy,
     );
+    // Not "Access denied": a rate limit, retryable once the limit resets (in 119 to 120 s, as the clock has moved on).
     expect(limited.kind === 'anticipated' ? limited.message : '').toMatch(
-      /^GitHub API GET https:\/\/api\.github\.com\/repos\/o\/r failed with 403 Forbidden: Access denied: API rate limit exceeded for user ID 1\. Retry after 1(19|20) seconds\.$/,
+      /^GitHub API GET https:\/\/api\.github\.com\/repos\/o\/r failed with 403 Forbidden: API rate limit exceeded for user ID 1\. Retry after 1(19|20) s\.$/,
     );
+    expect(limited.kind === 'anticipated' ? limited.failure : undefined).toMatchObject({ code: 'rate_limited', retryable: true });
+    const delay = limited.kind === 'anticipated' ? (limited.failure.retryAfterMs ?? 0) : 0;
+    expect(delay > 110_000 && delay <= 120_000).toBe(true);
   });
 });
 

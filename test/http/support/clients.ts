@@ -8,6 +8,7 @@
  * see them.
  */
 import { readFileSync } from 'node:fs';
+import { CARD_DECLINE } from './fake-apis.js';
 
 /** Secrets planted in the requests: none may reach the wire or a log record. */
 export const SECRETS = {
@@ -24,8 +25,8 @@ export const SECRETS = {
   queryToken: 'PLANTEDqueryTOKENvalue0123456789',
 } as const;
 
-/** Every planted secret, for searching. */
-export const ALL_SECRETS: readonly string[] = Object.values(SECRETS);
+/** Every planted secret, for searching: those the clients send, and the one the fake sends (a payment intent's client secret). */
+export const ALL_SECRETS: readonly string[] = [...Object.values(SECRETS), CARD_DECLINE.clientSecret];
 
 /** A failing call: the case name picks what the fake answers. */
 export type Call = (which: string) => Promise<unknown>;
@@ -55,7 +56,13 @@ interface StainlessCtor {
   new (options: Record<string, unknown>): { models: { retrieve(id: string): Promise<unknown> } };
 }
 interface StripeCtor {
-  new (key: string, options: Record<string, unknown>): { customers: { retrieve(id: string, params?: Record<string, unknown>): Promise<unknown> } };
+  new (
+    key: string,
+    options: Record<string, unknown>,
+  ): {
+    customers: { retrieve(id: string, params?: Record<string, unknown>): Promise<unknown> };
+    paymentIntents: { create(params: Record<string, unknown>): Promise<unknown> };
+  };
 }
 interface LambdaModule {
   LambdaClient: new (config: Record<string, unknown>) => { send(command: unknown): Promise<unknown> };
@@ -136,7 +143,11 @@ const stripe = (label: string, module: string): Variant => ({
     const Stripe = ((await import(module)) as { default: StripeCtor }).default;
     const { hostname, port } = new URL(origin);
     const client = new Stripe(SECRETS.stripe, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, timeout: timeoutMs, telemetry: false });
-    return (which) => client.customers.retrieve(which);
+    // `declined`: a payment intent confirmed with Stripe's test card that is declined for insufficient funds (402).
+    return (which) =>
+      which === 'declined'
+        ? client.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa_chargeDeclinedInsufficientFunds', confirm: true })
+        : client.customers.retrieve(which);
   },
 });
 

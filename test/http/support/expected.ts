@@ -1,8 +1,9 @@
 /**
  * What each client's failures must look like on the wire and in the log record, by case, written out by hand from
- * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character.
+ * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character, and
+ * the failure object (code, retryable, retry delay) field for field.
  */
-import { ANTHROPIC_TYPES, LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
+import { ANTHROPIC_TYPES, CARD_DECLINE, LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -15,13 +16,56 @@ export interface Expected {
   readonly status: number;
   /** The log record's request fields; `undefined` for failures without a response (none then). */
   readonly request?: { httpMethod?: string; httpUrl?: string; httpStatus: number; httpRequestId?: string } | undefined;
+  /** The failure object the client gets, but its random `correlationId` (which must equal the record's). */
+  readonly failure: ExpectedFailure;
+}
+
+/** The failure object without its correlation id. */
+export interface ExpectedFailure {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
 }
 
 /** The cases every variant is called with. */
 export const CASES = ['unauthorized', 'forbidden', 'missing', 'conflict', 'invalid', 'limited', 'unavailable', 'broken', 'slow', 'refused'] as const;
-export type CaseName = (typeof CASES)[number];
+/** A case only some variants have: Stripe's card decline (402), from creating a payment intent. */
+export type ExtraCase = 'declined';
+export type CaseName = (typeof CASES)[number] | ExtraCase;
+
+/** The cases of a variant: every variant's, then its own (Stripe: `declined`). */
+export function casesOf(variant: Variant): readonly CaseName[] {
+  return variant.rules === 'stripe' ? [...CASES, 'declined'] : CASES;
+}
+
+/** The failure object's code when the service gives none, by case (from the status: see src/http/failure.ts). */
+const STATUS_CODES: Readonly<Record<CaseName, string>> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'permission_denied',
+  missing: 'not_found',
+  conflict: 'conflict',
+  invalid: 'invalid_request',
+  limited: 'rate_limited',
+  unavailable: 'unavailable',
+  broken: 'server_error',
+  slow: 'timeout',
+  refused: 'network',
+  declined: 'invalid_request',
+};
+
+/** The retry delays the fake sends: `Retry-After: 7` with a 429, `Retry-After: 30` with a 503 (but AWS's). */
+const DELAYS = { limited: 7000, unavailable: 30_000 } as const satisfies Partial<Record<CaseName, number>>;
+
+/** The failure object of a case: the service's code where it gave one, else the status's; 429 and 5xx retryable. */
+function failureOf(which: CaseName, serviceCode: string | undefined, delays: Partial<Record<CaseName, number>> = DELAYS): ExpectedFailure {
+  const delayMs = delays[which];
+  const code = serviceCode ?? STATUS_CODES[which];
+  const retryable = ['limited', 'unavailable', 'broken', 'slow', 'refused'].includes(which);
+  return retryable && delayMs !== undefined ? { code, retryable, retryAfterMs: delayMs } : { code, retryable };
+}
 
 const HTTP_STATUS: Readonly<Record<Exclude<CaseName, 'slow' | 'refused'>, string>> = {
+  declined: '402 Payment Required',
   unauthorized: '401 Unauthorized',
   forbidden: '403 Forbidden',
   missing: '404 Not Found',
@@ -50,6 +94,7 @@ const STRIPE_CODES: Readonly<Record<string, string>> = {
   invalid: 'parameter_invalid_integer',
   limited: 'rate_limit',
   unavailable: 'api_error',
+  declined: CARD_DECLINE.code,
 };
 
 /** The service's message the text shows for a case (after scrubbing), or `undefined` when none is shown. */
@@ -67,6 +112,7 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
       if (which === 'unauthorized') return 'Invalid API Key provided: [REDACTED]';
       if (which === 'missing') return `${MESSAGES.stripe.missing} (param: id)`;
       if (which === 'invalid') return `${MESSAGES.stripe.invalid} (param: limit)`;
+      if (which === 'declined') return CARD_DECLINE.message;
       return (MESSAGES.stripe as Record<string, string>)[which];
     case 'notion':
       return (MESSAGES.notion as Record<string, string>)[which];
@@ -87,12 +133,10 @@ function sentence(which: CaseName, message: string | undefined): string | undefi
   return message;
 }
 
-function withRetry(text: string, which: CaseName, hasSentence: boolean, prefix: string): string {
-  // AWS sends no Retry-After with a 503.
-  const retry = which === 'limited' ? 'Retry after 7 seconds.' : which === 'unavailable' && prefix !== 'aws' ? 'Retry after 30 seconds.' : undefined;
-  if (retry === undefined) return text;
-  if (!hasSentence) return `${text}. ${retry}`;
-  return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${retry}`;
+/** The text with the policy's retry note, when the failure object has a delay: after a sentence stop. */
+function withRetry(text: string, failure: ExpectedFailure): string {
+  if (failure.retryAfterMs === undefined) return text;
+  return `${text}${/[.!?]$/.test(text) ? '' : '.'} Retry after ${failure.retryAfterMs / 1000} s.`;
 }
 
 /** Slack: platform errors (HTTP 200) show their code and take the status it means, with no request in the record. */
@@ -107,29 +151,37 @@ function slackExpected(which: CaseName): Expected {
   const known = platform[which];
   if (known !== undefined) {
     const [status, text] = known;
-    return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status };
+    // The code is Slack's own (`invalid_auth`, `channel_not_found`...), from the text's parentheses.
+    const failure = failureOf(which, /\(([a-z_]+)\)/.exec(text)?.[1]);
+    return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status, failure };
   }
   switch (which) {
-    case 'limited':
-      return { text: 'Slack API request failed with 429 Too Many Requests. Retry after 7 seconds.', rule: 'slack-http-error', status: 429, request: { httpStatus: 429 } };
-    case 'unavailable':
+    case 'limited': {
+      const failure = failureOf(which, undefined);
+      return { text: withRetry('Slack API request failed with 429 Too Many Requests', failure), rule: 'slack-http-error', status: 429, request: { httpStatus: 429 }, failure };
+    }
+    case 'unavailable': {
+      const failure = failureOf(which, 'service_unavailable');
       return {
-        text: 'Slack API request failed with 503 Service Unavailable (service_unavailable). Retry after 30 seconds.',
+        text: withRetry('Slack API request failed with 503 Service Unavailable (service_unavailable)', failure),
         rule: 'slack-http-error',
         status: 503,
         request: { httpStatus: 503, httpRequestId: REQUEST_IDS.slack },
+        failure,
       };
+    }
     case 'broken':
       return {
         text: 'Slack API request failed with 500 Internal Server Error: The service failed to answer',
         rule: 'slack-http-error',
         status: 500,
         request: { httpStatus: 500, httpRequestId: REQUEST_IDS.slack },
+        failure: failureOf(which, undefined),
       };
     case 'slow':
-      return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504 };
+      return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504, failure: failureOf(which, undefined) };
     default:
-      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502 };
+      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502, failure: failureOf(which, undefined) };
   }
 }
 
@@ -137,15 +189,16 @@ function slackExpected(which: CaseName): Expected {
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
   if (prefix === 'slack') return slackExpected(which);
-  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502 };
+  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502, failure: failureOf(which, undefined) };
   if (which === 'slow') {
-    if (prefix === 'openai') return { text: 'The OpenAI API request timed out.', rule: 'openai-timeout', status: 504 };
-    if (prefix === 'anthropic') return { text: 'The Anthropic API request timed out.', rule: 'anthropic-timeout', status: 504 };
-    if (prefix === 'stripe') return { text: 'The Stripe API request timed out.', rule: 'stripe-timeout', status: 504 };
-    if (prefix === 'notion') return { text: 'The Notion API request timed out.', rule: 'notion-timeout', status: 504 };
-    if (prefix === 'aws') return { text: 'The AWS request timed out.', rule: 'aws-timeout', status: 504 };
-    if (prefix === 'axios') return { text: 'The HTTP request timed out.', rule: 'axios-timeout', status: 504 };
-    return { text: 'The operation timed out', rule: 'timeout', status: 504 };
+    const timedOut = (text: string, rule: string): Expected => ({ text, rule, status: 504, failure: failureOf(which, undefined) });
+    if (prefix === 'openai') return timedOut('The OpenAI API request timed out.', 'openai-timeout');
+    if (prefix === 'anthropic') return timedOut('The Anthropic API request timed out.', 'anthropic-timeout');
+    if (prefix === 'stripe') return timedOut('The Stripe API request timed out.', 'stripe-timeout');
+    if (prefix === 'notion') return timedOut('The Notion API request timed out.', 'notion-timeout');
+    if (prefix === 'aws') return timedOut('The AWS request timed out.', 'aws-timeout');
+    if (prefix === 'axios') return timedOut('The HTTP request timed out.', 'axios-timeout');
+    return timedOut('The operation timed out', 'timeout');
   }
   // Stripe and AWS answer validation failures with 400; AWS rejects credentials with 403 and an error code.
   const line =
@@ -188,16 +241,19 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
       request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
   }
-  const codes = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_TYPES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
+  const codes: Readonly<Record<string, string>> = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_TYPES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
   const code = which === 'broken' ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   const said = sentence(which, shownMessage(variant, which));
-  const text = withRetry(said === undefined ? head : `${head}: ${said}`, which, said !== undefined, prefix);
+  // AWS sends no Retry-After with a 503; the failure object's code is the one the text shows, else the status's.
+  const failure = failureOf(which, code, prefix === 'aws' ? { limited: DELAYS.limited } : DELAYS);
+  const text = withRetry(said === undefined ? head : `${head}: ${said}`, failure);
   return {
     text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,
     rule: which === 'unauthorized' ? `${prefix}-unauthorized` : `${prefix}-http-error`,
     // A credential rejection is 401 in the access log whatever the HTTP status (AWS: 403).
     status: which === 'unauthorized' ? 401 : status,
     request,
+    failure,
   };
 }

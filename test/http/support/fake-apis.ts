@@ -7,7 +7,8 @@
  * - `/openai/v1/models/<case>`: OpenAI, `{ error: { message, type, param, code } }`, `x-request-id`.
  * - `/anthropic/v1/models/<case>`: Anthropic, `{ type: 'error', error: { type, message }, request_id }`, `request-id`.
  * - `/v1/customers/<case>`: Stripe, `{ error: { type, code, message, param } }`, `request-id`; validation failures are 400
- *   (`invalid`), as Stripe sends them.
+ *   (`invalid`), as Stripe sends them. `POST /v1/payment_intents`: a card decline, 402 `card_error` `card_declined` with
+ *   its `decline_code` and the payment intent (whose `client_secret` is a planted secret), as Stripe answers a confirm.
  * - `/2015-03-31/functions/<case>`: AWS Lambda (REST-JSON): the error code in `x-amzn-ErrorType`, `{ Type, message }`,
  *   `x-amzn-RequestId`; credentials rejected with 403 `UnrecognizedClientException`, validation failures 400, rate
  *   limits 429 with `Retry-After`, 503 without one.
@@ -137,6 +138,31 @@ const STATUS: Readonly<Record<Case, number>> = {
   broken: 500,
   html: 502,
 };
+
+/** Stripe's card decline (402) for a confirmed payment intent: what the fake answers `POST /v1/payment_intents` with. */
+export const CARD_DECLINE = {
+  code: 'card_declined',
+  declineCode: 'insufficient_funds',
+  message: 'Your card has insufficient funds.',
+  paymentIntent: 'pi_3PLANTED0000000000000001',
+  /** The payment intent's client secret: a secret the fake sends, which must reach neither the client nor the log. */
+  clientSecret: 'pi_3PLANTED0000000000000001_secret_PLANTEDclientSECRET0123456789',
+} as const;
+
+/** Stripe's 402 body for {@link CARD_DECLINE}. */
+function cardDeclineBody(): unknown {
+  return {
+    error: {
+      type: 'card_error',
+      code: CARD_DECLINE.code,
+      decline_code: CARD_DECLINE.declineCode,
+      doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+      message: CARD_DECLINE.message,
+      payment_intent: { id: CARD_DECLINE.paymentIntent, object: 'payment_intent', amount: 2000, currency: 'usd', client_secret: CARD_DECLINE.clientSecret, status: 'requires_payment_method' },
+      request_log_url: `https://dashboard.stripe.com/test/logs/${REQUEST_IDS.stripe}?t=1767225600`,
+    },
+  };
+}
 
 /** The HTML page a proxy in front of a service sends with a 502. */
 export const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream connect error</p></body></html>';
@@ -329,6 +355,10 @@ export async function startFakeApis(): Promise<FakeApis> {
         }
         const [status, head, answer] = slackAnswer(which as Case, req);
         res.writeHead(status, head).end(answer);
+        return;
+      }
+      if (path === '/v1/payment_intents' && req.method === 'POST') {
+        res.writeHead(402, { 'content-type': 'application/json', 'request-id': REQUEST_IDS.stripe }).end(JSON.stringify(cardDeclineBody()));
         return;
       }
       const match = ROUTE.exec(path);
