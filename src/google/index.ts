@@ -16,16 +16,19 @@
  * ```
  *
  * The policy walks a failure's cause chain outermost first and, at each error, tries the rules in order. After
- * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but one read the
+ * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but two read the
  * same: a gaxios network failure carries its system code (`ECONNREFUSED`) on the gaxios error itself, so the core
  * network rule takes it first and the client reads `Network error: connection refused (ECONNREFUSED)` rather than
- * `Network error while calling the Google API (ECONNREFUSED).`. (A missing GOOGLE_APPLICATION_CREDENTIALS file is
- * Node's ENOENT with google-auth-library's words in front; the core file-system rule accepts only Node's own message
- * shape, so it reaches the Google rule in either order.)
+ * `Network error while calling the Google API (ECONNREFUSED).`; and a missing `keyFile` is Node's bare ENOENT, which
+ * the core file-system rule then takes. (A missing GOOGLE_APPLICATION_CREDENTIALS file is Node's ENOENT with
+ * google-auth-library's words in front; the core file-system rule accepts only Node's own message shape, so it reaches
+ * the Google rule in either order.)
  *
- * Placed first, the Google rules take nothing from the core rules: every Google predicate needs a gaxios error (its
- * registered symbol), an HTTP-client-like error (object `config` and a `response` key), or one of
- * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`. So a deliberate `ToolError` still
+ * Placed first, the Google rules take almost nothing from the core rules: every Google predicate needs a gaxios error
+ * (its registered symbol), an HTTP-client-like error (object `config` and a `response` key), googleapis-common's
+ * HTTP/2 error (a plain `Error('Request failed with status code …')` whose cause is the response), or one of
+ * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`; the one exception is Node's ENOENT
+ * from opening a `.json`, `.p12` or `.pem` file, read as a missing `keyFile`. So a deliberate `ToolError` still
  * reaches the core's deliberate rule, even when it wraps a gaxios error.
  *
  * ## What the client sees (the policy scrubs and bounds it again, appends `Retry after <n> s.` when the failure object
