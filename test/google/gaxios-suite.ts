@@ -5,7 +5,8 @@
  * `Authorization` and `?access_token=`, client secret in the query, refresh token in the body) come back nowhere.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { isGaxiosError } from '../../src/google/index.js';
+import { googleRules, isGaxiosError } from '../../src/google/index.js';
+import { classifyError, coreRules, createErrorPolicy, type AnticipatedClassification } from '../../src/index.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
 import { caught, expectOutcome, render, SECRETS, useFakeGoogle } from './support.js';
 
@@ -60,6 +61,19 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED]&fields=id&client_secret=[REDACTED])`,
       failure: PERMISSION_DENIED,
     });
+  });
+
+  it('a long URL and a short maxMessageLength: the cut takes the end of the URL, never Google’s message', async () => {
+    const error = await request(`/v1/forbidden?fields=${'files(id,name,parents),'.repeat(20)}&key=${SECRETS.apiKey}`);
+    const policy = createErrorPolicy({ rules: [...googleRules, ...coreRules], maxMessageLength: 200, logger: () => undefined });
+    const classification = classifyError(error, policy);
+    expect(classification).toMatchObject({ kind: 'anticipated', rule: { name: 'google-api-error' } });
+    const { message } = classification as AnticipatedClassification;
+    expect(message.length).toBeLessThanOrEqual(200);
+    expect(message.startsWith(`${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?fields=`)).toBe(
+      true,
+    );
+    expect(message).not.toContain(SECRETS.apiKey);
   });
 
   it("403 read with responseType 'text': the JSON string body is parsed", async () => {

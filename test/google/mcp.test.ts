@@ -9,10 +9,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreRules, createErrorPolicy, withClientVisibleErrors, type ErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
+import {
+  coreRules,
+  createErrorPolicy,
+  withClientVisibleErrors,
+  withClientVisibleResourceErrors,
+  type ErrorPolicy,
+  type LogRecord,
+  type Outcome,
+} from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { closedPortUrl, GOOGLE_MESSAGES, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
-import { connect, newServer, textOf, type Session } from '../support/session.js';
+import { connect, newServer, rpcError, textOf, type Session } from '../support/session.js';
 import type { GaxiosModule } from './gaxios-suite.js';
 import type { GalModule } from './gal-suite.js';
 import type { GoogleapisCommonModule } from './googleapis-common-suite.js';
@@ -110,6 +118,18 @@ describe('Google failures through a real McpServer and Client', () => {
         delete process.env['GOOGLE_APPLICATION_CREDENTIALS'];
       }
     });
+    server.registerResource(
+      'sheet',
+      'sheets://quota',
+      {},
+      withClientVisibleResourceErrors(
+        async () => {
+          await gaxios7.request({ url: fake.url('/v1/too-many-requests'), retry: false });
+          return { contents: [] };
+        },
+        { policy },
+      ),
+    );
     session = await connect(server);
   });
 
@@ -194,8 +214,21 @@ describe('Google failures through a real McpServer and Client', () => {
     });
   });
 
-  it('one warn record per call, the rules’ statuses in the access log, and no secret anywhere', () => {
-    expect(records.map((r) => [r.name, r.level, r.rule, r.status])).toEqual([
+  it('a resource read answered 429: a JSON-RPC error whose data holds the failure object with the delay', async () => {
+    const error = await rpcError(session.client.readResource({ uri: 'sheets://quota' }));
+    const data = error.data as Record<string, unknown>;
+    const failure = data[FAILURE_KEY] as WireFailure;
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain(
+      `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${fake.origin}/v1/too-many-requests) Retry after 7 s.`,
+    );
+    expect(failure).toEqual({ code: 'resource_exhausted', retryable: true, retryAfterMs: 7000, correlationId: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    const record = records.find((r) => r.handler === 'resource');
+    expect(record).toMatchObject({ rule: 'google-quota', status: 429, correlationId: failure.correlationId });
+  });
+
+  it('one warn record per tool call, the rules’ statuses in the access log, and no secret anywhere', () => {
+    expect(records.filter((r) => r.handler === 'tool').map((r) => [r.name, r.level, r.rule, r.status])).toEqual([
       ['sheets_get', 'warn', 'google-api-error', 403],
       ['sheets_read', 'warn', 'google-quota', 429],
       ['docs_export', 'warn', 'google-api-error', 503],
@@ -205,7 +238,7 @@ describe('Google failures through a real McpServer and Client', () => {
       ['reports_run', 'warn', 'google-credential-config', 500],
       ['whoami', 'warn', 'google-missing-credentials', 500],
     ]);
-    expect(outcomes.map((o) => [o.name, o.status])).toEqual([
+    expect(outcomes.filter((o) => o.kind === 'tool').map((o) => [o.name, o.status])).toEqual([
       ['sheets_get', 403],
       ['sheets_read', 429],
       ['docs_export', 503],
