@@ -38,6 +38,14 @@ const REASON_PHRASES: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
+/**
+ * The reason phrase of an HTTP status Google's front ends answer with (`404` → `Not Found`), for responses that carry
+ * no status text; `undefined` for others.
+ */
+export function reasonPhraseOf(status: number | undefined): string | undefined {
+  return status === undefined ? undefined : REASON_PHRASES[status];
+}
+
 /** `Google API <METHOD> <URL>` of the failed request, credentials stripped from the URL; `a Google API` without a URL. */
 function requestPart(face: unknown): string {
   const url = requestUrlOf(face);
@@ -60,7 +68,7 @@ export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}):
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
   const status = api?.status ?? oauth?.error;
   const message =
-    api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? (http === undefined ? undefined : REASON_PHRASES[http]) ?? 'No details';
+    api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? reasonPhraseOf(http) ?? 'No details';
   const head = [http === undefined ? undefined : String(http), status, options.reason].filter((part) => part !== undefined);
   return `${message} (${head.length === 0 ? '' : `${head.join(' ')} `}from ${requestPart(face)})`;
 }

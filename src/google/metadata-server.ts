@@ -8,6 +8,7 @@
 import { httpStatusOf, requestUrlOf } from '../kit/http.js';
 import { messageOf } from '../kit/read.js';
 import type { ErrorRule, FailureFacts } from '../rules/rule.js';
+import { reasonPhraseOf } from './api-error-text.js';
 import { googleFailedRequestOf } from './api-error.js';
 import { isGaxiosError } from './gaxios.js';
 
@@ -16,9 +17,6 @@ const EXPLANATIONS: Readonly<Record<number, string>> = {
   403: 'This may be because the Compute Engine instance does not have the correct permission scopes specified.',
   404: 'This may be because the Compute Engine instance does not have any permission scopes specified.',
 };
-
-/** Reason phrases of the statuses named in the text. */
-const PHRASES: Readonly<Record<number, string>> = { 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
 /** The metadata server's path prefix. */
 const METADATA_PATH = '/computeMetadata/';
@@ -48,7 +46,7 @@ function isMetadataServerError(error: unknown): boolean {
  */
 function metadataServerMessage(error: unknown): string {
   const status = httpStatusOf(error) ?? 0;
-  const phrase = PHRASES[status];
+  const phrase = reasonPhraseOf(status);
   const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
   const explanation = EXPLANATIONS[status];
   const explained = explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1));
