@@ -251,6 +251,30 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     });
   });
 
+  it('an external account user (workforce identity federation) whose refresh token is revoked: re-authorization, 401', async () => {
+    const auth = new gal.GoogleAuth({
+      credentials: {
+        type: 'external_account_authorized_user',
+        audience: '//iam.googleapis.com/locations/global/workforcePools/pool/providers/provider',
+        client_id: 'fake-client',
+        client_secret: SECRETS.clientSecret,
+        refresh_token: SECRETS.refreshToken,
+        token_url: google.fake.url('/sts/v1/oauthtoken'),
+        token_info_url: google.fake.url('/sts/v1/introspect'),
+      },
+    });
+    const error = await caught(async () => ((await auth.getClient()) as ExternalClientLike).getAccessToken());
+    expect(isGaxiosError(error)).toBe(false);
+    expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.invalidGrant}`);
+    expectOutcome(error, {
+      rule: 'google-oauth-refresh',
+      status: 401,
+      reauthorize: true,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+      failure: { code: 'invalid_grant', retryable: false },
+    });
+  });
+
   it('STS audience mismatch (workload identity federation): a configuration change, 500, no re-authorization', async () => {
     const error = await caught(() => stsClient('/sts/audience').getAccessToken());
     expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.stsAudience}`);

@@ -204,6 +204,11 @@ const TOKEN_ERRORS: Readonly<Record<string, { http: number; body: Record<string,
     http: 400,
     body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsAudience },
   },
+  // Workforce identity federation: an external account's user refresh token, revoked (the STS `oauthtoken` endpoint).
+  '/sts/v1/oauthtoken': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidGrant },
+  },
   '/sts/invalid_grant': {
     http: 400,
     body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsInvalidGrant },
