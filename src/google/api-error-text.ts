@@ -1,35 +1,55 @@
 /**
- * The client text of a Google API HTTP error, in one shape for every rule that shows one:
+ * The client text of a Google API HTTP error, in one shape for every rule that shows one, Google's message first (a
+ * cut of a long text then takes the request's URL, never the message an agent acts on):
  *
- *   Google API <METHOD> <URL without credentials> failed with <HTTP>[ <STATUS>][ (<reason>)]: <message>[ <note>]
+ *   <message> (<HTTP>[ <STATUS>][ <reason>] from Google API <METHOD> <URL without credentials>)
  *
- * Only server-written fields are used (the body's `error.status` and `error.message`, or the OAuth `error` and
- * `error_description`, or the HTTP status text for bodies that are not Google JSON, such as HTML pages), never the
- * error's own `message` (gaxios 7/8 put a whole HTML page there; transport errors put the URL with its `key=` there).
- * The URL is followed by a space: secret scrubbers that redact `key=<value>` up to the next space or `&` then cannot
- * swallow the text after it.
+ * Only server-written fields are used (the body's `error.message` and `error.status`, or the OAuth `error_description`
+ * and `error`, or the HTTP status text for bodies that are not Google JSON, such as HTML pages), never the error's own
+ * `message` (gaxios 7/8 put a whole HTML page there; googleapis-common's HTTP/2 client the whole body, inspected;
+ * transport errors the URL with its `key=`). The message is bounded by body.ts, the URL by `redactUrl`.
  */
 import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from '../kit/http.js';
 import { redactUrl } from '../kit/url.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
+import { googleHttpFace } from './http2.js';
 
 /** Extras some rules add to the shared text. */
 export interface ApiErrorTextOptions {
-  /** A reason shown in parentheses after the status (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `rateLimitExceeded`). */
+  /** A reason shown after the status (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `rateLimitExceeded`). */
   readonly reason?: string | undefined;
-  /** A sentence appended to the message (`Retry after 30 seconds.`). */
-  readonly note?: string | undefined;
 }
 
-/** `<METHOD> <URL>` of the failed request, credentials stripped from the URL, or `undefined` when it holds no URL. */
-function requestLine(error: unknown): string | undefined {
-  const url = requestUrlOf(error);
-  return url === undefined ? undefined : `${requestMethodOf(error)} ${redactUrl(url)}`;
+/**
+ * Reason phrases of the statuses Google's front ends answer with, for responses that carry none (HTTP/2 has no status
+ * text).
+ */
+const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/**
+ * The reason phrase of an HTTP status Google's front ends answer with (`404` → `Not Found`), for responses that carry
+ * no status text; `undefined` for others.
+ */
+export function reasonPhraseOf(status: number | undefined): string | undefined {
+  return status === undefined ? undefined : REASON_PHRASES[status];
 }
 
-function withNote(message: string, note: string | undefined): string {
-  if (note === undefined) return message;
-  return `${message}${/[.!?]$/.test(message) ? '' : '.'} ${note}`;
+/** `Google API <METHOD> <URL>` of the failed request, credentials stripped from the URL; `a Google API` without a URL. */
+function requestPart(face: unknown): string {
+  const url = requestUrlOf(face);
+  return url === undefined ? 'a Google API' : `Google API ${requestMethodOf(face)} ${redactUrl(url)}`;
 }
 
 /**
@@ -38,18 +58,17 @@ function withNote(message: string, note: string | undefined): string {
  * @example
  * ```ts
  * apiErrorText(error);
- * // 'Google API GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission'
+ * // 'The caller does not have permission (403 PERMISSION_DENIED from Google API GET https://www.googleapis.com/drive/v3/files/abc?key=[REDACTED])'
  * ```
  */
 export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}): string {
-  const http = httpStatusOf(error);
+  const face = googleHttpFace(error);
+  const http = httpStatusOf(face);
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
   const status = api?.status ?? oauth?.error;
-  const message = api?.message ?? oauth?.description ?? httpStatusTextOf(error) ?? 'no details';
-  const head = http === undefined ? status : status === undefined ? `${http}` : `${http} ${status}`;
-  const reason = options.reason === undefined ? '' : ` (${options.reason})`;
-  const request = requestLine(error);
-  const what = request === undefined ? 'Google API request' : `Google API ${request}`;
-  return `${what} failed${head === undefined ? '' : ` with ${head}`}${reason}: ${withNote(message, options.note)}`;
+  const message =
+    api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? reasonPhraseOf(http) ?? 'No details';
+  const head = [http === undefined ? undefined : String(http), status, options.reason].filter((part) => part !== undefined);
+  return `${message} (${head.length === 0 ? '' : `${head.join(' ')} `}from ${requestPart(face)})`;
 }

@@ -7,6 +7,7 @@
 import { responseBodyOf } from '../kit/http.js';
 import { isObjectLike, readNumber, readProp, readString } from '../kit/read.js';
 import { boundLength } from '../text.js';
+import { googleHttpFace } from './http2.js';
 
 /** Longest server-written message kept, in characters. */
 export const MAX_SERVER_TEXT = 1000;
@@ -26,8 +27,8 @@ export interface GoogleApiErrorBody {
   readonly infoReasons: readonly string[];
   /** `errors[].reason` (`forbidden`, `insufficientPermissions`, `rateLimitExceeded`...). */
   readonly legacyReasons: readonly string[];
-  /** `details[]` RetryInfo `retryDelay`, in whole seconds (rounded up). */
-  readonly retryDelaySeconds: number | undefined;
+  /** `details[]` RetryInfo `retryDelay`, in whole milliseconds (rounded up). */
+  readonly retryDelayMs: number | undefined;
 }
 
 /** The fields of an OAuth 2.0 token error body. */
@@ -67,18 +68,18 @@ function identifier(value: string | undefined): string | undefined {
   return value !== undefined && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(value) ? value : undefined;
 }
 
-/** `"30s"`, `"1.5s"` or `{ seconds, nanos }` as whole seconds. */
-function durationSeconds(value: unknown): number | undefined {
+/** `"30s"`, `"1.5s"` or `{ seconds, nanos }` (a protobuf Duration) as whole milliseconds, rounded up. */
+function durationMs(value: unknown): number | undefined {
   if (typeof value === 'string') {
     const match = /^(\d{1,9})(?:\.(\d{1,9}))?s$/.exec(value);
     if (match === null) return undefined;
     const seconds = Number(match[1]) + (match[2] === undefined ? 0 : Number(`0.${match[2]}`));
-    return Math.ceil(seconds);
+    return Math.ceil(seconds * 1000);
   }
   const seconds = readNumber(value, 'seconds') ?? Number(readString(value, 'seconds') ?? Number.NaN);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
   const nanos = readNumber(value, 'nanos') ?? 0;
-  return Math.ceil(seconds + nanos / 1e9);
+  return Math.ceil(seconds * 1000 + (Number.isFinite(nanos) && nanos > 0 ? nanos / 1e6 : 0));
 }
 
 /** True when a `details[]` entry's `@type` names `type` (`google.rpc.ErrorInfo`). */
@@ -106,9 +107,9 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
   if (!isObjectLike(error) || Array.isArray(error)) return undefined;
   const details = entries(readProp(error, 'details'));
   const legacy = entries(readProp(error, 'errors'));
-  const retryDelaySeconds = details
+  const retryDelayMs = details
     .filter((detail) => typeIs(detail, 'google.rpc.RetryInfo'))
-    .map((detail) => durationSeconds(readProp(detail, 'retryDelay')))
+    .map((detail) => durationMs(readProp(detail, 'retryDelay')))
     .find((seconds) => seconds !== undefined);
   const code = readProp(error, 'code');
   const legacyMessage = legacy.map((entry) => readString(entry, 'message')).find((message) => message !== undefined);
@@ -118,7 +119,7 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
     message: serverTextLine(readString(error, 'message')) ?? serverTextLine(legacyMessage),
     infoReasons: reasonsOf(details.filter((detail) => typeIs(detail, 'google.rpc.ErrorInfo'))),
     legacyReasons: reasonsOf(legacy),
-    retryDelaySeconds,
+    retryDelayMs,
   };
 }
 
@@ -133,14 +134,17 @@ export function readOAuthError(data: unknown): OAuthErrorBody | undefined {
   };
 }
 
-/** The AIP-193 body of a gaxios or HTTP-client-like error's response, if it has one. */
+/**
+ * The AIP-193 body of a gaxios or HTTP-client-like error's response (or of googleapis-common's HTTP/2 error's `cause`,
+ * see http2.ts), if it has one.
+ */
 export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
-  return readGoogleApiError(responseBodyOf(error));
+  return readGoogleApiError(responseBodyOf(googleHttpFace(error)));
 }
 
 /** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
 export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
-  return readOAuthError(responseBodyOf(error));
+  return readOAuthError(responseBodyOf(googleHttpFace(error)));
 }
 
 /** The first reason of `api` (ErrorInfo reasons, then legacy `errors[].reason`) that is in `reasons`, or `undefined`. */

@@ -16,34 +16,46 @@
  * ```
  *
  * The policy walks a failure's cause chain outermost first and, at each error, tries the rules in order. After
- * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but one read the
+ * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but two read the
  * same: a gaxios network failure carries its system code (`ECONNREFUSED`) on the gaxios error itself, so the core
  * network rule takes it first and the client reads `Network error: connection refused (ECONNREFUSED)` rather than
- * `Network error while calling the Google API (ECONNREFUSED).`. (A missing GOOGLE_APPLICATION_CREDENTIALS file is
- * Node's ENOENT with google-auth-library's words in front; the core file-system rule accepts only Node's own message
- * shape, so it reaches the Google rule in either order.)
+ * `Network error while calling the Google API (ECONNREFUSED).`; and a missing `keyFile` is Node's bare ENOENT, which
+ * the core file-system rule then takes. (A missing GOOGLE_APPLICATION_CREDENTIALS file is Node's ENOENT with
+ * google-auth-library's words in front; the core file-system rule accepts only Node's own message shape, so it reaches
+ * the Google rule in either order.)
  *
- * Placed first, the Google rules take nothing from the core rules: every Google predicate needs a gaxios error (its
- * registered symbol), an HTTP-client-like error (object `config` and a `response` key), or one of
- * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`. So a deliberate `ToolError` still
+ * Placed first, the Google rules take almost nothing from the core rules: every Google predicate needs a gaxios error
+ * (its registered symbol), an HTTP-client-like error (object `config` and a `response` key), googleapis-common's
+ * HTTP/2 error (a plain `Error('Request failed with status code …')` whose cause is the response), or one of
+ * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`; the one exception is Node's ENOENT
+ * from opening a `.json`, `.p12` or `.pem` file, read as a missing `keyFile`. So a deliberate `ToolError` still
  * reaches the core's deliberate rule, even when it wraps a gaxios error.
  *
- * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text)
- * - API error: `Google API GET https://…?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission`
- * - HTML error page: `Google API GET https://… failed with 502: Bad Gateway`
- * - Quota: `Google API GET https://… failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): Quota exceeded … Retry after 30 seconds.`
- * - Scopes: `Google API GET https://… failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): Request had insufficient authentication scopes.` + re-authorization
- * - Rejected token: `Google API GET https://… failed with 401 UNAUTHENTICATED: Request had invalid authentication credentials. …` + re-authorization
+ * ## What the client sees (the policy scrubs and bounds it again, appends `Retry after <n> s.` when the failure object
+ * has a delay, and the re-authorization text)
+ * - API error, Google's message first: `The caller does not have permission (403 PERMISSION_DENIED from Google API GET https://…?key=[REDACTED])`
+ * - HTML error page: `Bad Gateway (502 from Google API GET https://…)`
+ * - Quota: `Quota exceeded … (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET https://…) Retry after 30 s.`
+ * - Scopes: `Request had insufficient authentication scopes. (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET https://…)` + re-authorization
+ * - Rejected token: `Request had invalid authentication credentials. … (401 UNAUTHENTICATED from Google API GET https://…)` + re-authorization
  * - Revoked sign-in: `Google authorization failed (invalid_grant): Token has been expired or revoked.` + re-authorization
+ * - Service account, STS, OAuth client: `Google authorization failed (invalid_grant): Invalid JWT Signature. The service account's key was refused: a new key or a configuration change is needed; signing in again will not help.`
+ * - Metadata server: `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the Compute Engine instance does not have any permission scopes specified.`
  * - No token: `No refresh token or refresh handler callback is set.` + re-authorization
  * - No ADC: `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
  * - Network: `Network error while calling the Google API (ECONNREFUSED).`
  * - Timeout / abort: `The Google API request timed out.` / `The Google API request was aborted.`
  *
+ * Every rule also gives the failure object its facts: a stable code (`permission_denied`, `rate_limit_exceeded`,
+ * `invalid_grant`, `network`...), whether the call may be retried, and the delay Google gave (`Retry-After` header,
+ * RetryInfo).
+ *
  * @packageDocumentation
  */
 import type { ErrorRule } from '../rules/rule.js';
 import { googleApiErrorRule } from './api-error.js';
+import { googleCredentialConfigRule } from './credential-config.js';
+import { googleMetadataServerRule } from './metadata-server.js';
 import { googleMissingCredentialsRule } from './missing-credentials.js';
 import { googleNetworkRule } from './network.js';
 import { googleOAuthRefreshRule } from './oauth-refresh.js';
@@ -55,7 +67,9 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
 
 /**
  * The Google rules, in their order (first match wins), by name: `google-missing-credentials`,
- * `google-sign-in-required`, `google-oauth-refresh`, `google-unauthenticated` (401), `google-insufficient-scopes`,
+ * `google-sign-in-required`, `google-credential-config` (service account, STS and OAuth client failures),
+ * `google-oauth-refresh` (a user's sign-in), `google-metadata-server`, `google-unauthenticated` (401),
+ * `google-insufficient-scopes`,
  * `google-quota`, `google-api-error` (any other HTTP error; status the HTTP status), `google-timeout`, `google-abort`,
  * `google-network`. The specific HTTP rules come before the generic one: a 403 for missing scopes or a rate limit is
  * also an API error. Best placed before the core rules (see the module documentation for why); after them works too.
@@ -78,7 +92,9 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
 export const googleRules: readonly ErrorRule[] = Object.freeze([
   googleMissingCredentialsRule,
   googleSignInRequiredRule,
+  googleCredentialConfigRule,
   googleOAuthRefreshRule,
+  googleMetadataServerRule,
   googleUnauthenticatedRule,
   googleInsufficientScopesRule,
   googleQuotaRule,
@@ -91,4 +107,4 @@ export const googleRules: readonly ErrorRule[] = Object.freeze([
 export { isGaxiosError } from './gaxios.js';
 export { redactUrl } from '../kit/url.js';
 // The element type of googleRules, the same as the core entry's: so that this entry's declarations name no hidden type.
-export type { AnticipatedLevel, ErrorRule, FailedRequest } from '../rules/rule.js';
+export type { AnticipatedLevel, ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';

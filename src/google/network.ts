@@ -23,7 +23,7 @@ function googleNetworkMessage(error: unknown): string {
 
 /**
  * gaxios network failures ({@link isGoogleNetworkError}): text as {@link googleNetworkMessage}, status 502, logged at
- * warn.
+ * warn; failure code `network`, retryable (as the core network rule's).
  */
 export const googleNetworkRule: ErrorRule = Object.freeze({
   name: 'google-network',
@@ -31,4 +31,5 @@ export const googleNetworkRule: ErrorRule = Object.freeze({
   message: googleNetworkMessage,
   status: 502,
   level: 'warn',
+  failure: { code: 'network', retryable: true },
 });

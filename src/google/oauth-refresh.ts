@@ -1,26 +1,24 @@
 /**
- * OAuth token failures that signing in again fixes: a refresh token expired or revoked (`invalid_grant`), a ReAuth
- * policy demanding a fresh sign-in (`invalid_rapt`), a client no longer allowed (`unauthorized_client`). They come as
- * gaxios errors from the token endpoint, or as google-auth-library's STS re-wrap (a plain `Error`
- * `Error code invalid_grant: ...` with the gaxios error's `config` and `response` copied onto it, without its symbol).
- * The client sees the clean `error_description`, never the body as JSON (which GAL puts in `message` for invalid_rapt).
+ * A user's sign-in that no longer works, which signing in again fixes: a refresh token expired or revoked
+ * (`invalid_grant`), or a ReAuth policy demanding a fresh sign-in (`invalid_rapt`). They come as gaxios errors from
+ * the token endpoint (or, for an external-account user, as google-auth-library's re-wrap). The same `invalid_grant`
+ * of a service account or a workload identity federation exchange is not this (see oauth-grant.ts and
+ * credential-config.ts). The client sees the clean `error_description`, never the body as JSON (which GAL puts in
+ * `message` for invalid_rapt).
  */
-import { failedRequestOf } from '../kit/http.js';
-import type { ErrorRule } from '../rules/rule.js';
+import type { ErrorRule, FailureFacts } from '../rules/rule.js';
+import { googleFailedRequestOf } from './api-error.js';
 import { oauthErrorOf } from './body.js';
-import { isGoogleHttpError } from './gaxios.js';
-
-/** OAuth `error` values that mean "sign in again". */
-const REAUTHORIZE_ERRORS = new Set(['invalid_grant', 'invalid_rapt', 'unauthorized_client']);
+import { oauthGrantKind } from './oauth-grant.js';
 
 /**
- * True for an OAuth token error that a new sign-in fixes: a gaxios or HTTP-client-like error whose response body has
- * `error` `invalid_grant`, `invalid_rapt` or `unauthorized_client` (or `error_subtype` `invalid_rapt`).
+ * True for a user's OAuth refresh error that a new sign-in fixes: `error` `invalid_grant` (or `invalid_rapt`, or
+ * `error_subtype` `invalid_rapt`) answering a user's refresh token (not a service account's JWT, not an STS exchange).
  */
 function isOAuthRefreshError(error: unknown): boolean {
-  if (!isGoogleHttpError(error)) return false;
+  if (oauthGrantKind(error) !== 'user') return false;
   const oauth = oauthErrorOf(error);
-  return oauth !== undefined && (REAUTHORIZE_ERRORS.has(oauth.error) || oauth.subtype === 'invalid_rapt');
+  return oauth !== undefined && (oauth.error === 'invalid_grant' || oauth.error === 'invalid_rapt' || oauth.subtype === 'invalid_rapt');
 }
 
 /**
@@ -35,9 +33,16 @@ function oauthRefreshMessage(error: unknown): string {
     : `Google authorization failed (${code}): ${oauth.description}`;
 }
 
+/** Failure facts: code `invalid_rapt` for a ReAuth demand, else `invalid_grant`; not retryable (the user must act). */
+function oauthRefreshFailure(error: unknown): FailureFacts {
+  const oauth = oauthErrorOf(error);
+  const rapt = oauth?.error === 'invalid_rapt' || oauth?.subtype === 'invalid_rapt';
+  return { code: rapt ? 'invalid_rapt' : 'invalid_grant', retryable: false };
+}
+
 /**
  * Revoked or expired Google sign-ins ({@link isOAuthRefreshError}): text as {@link oauthRefreshMessage} plus the
- * policy's re-authorization text, status 401, logged at warn.
+ * policy's re-authorization text, status 401, logged at warn; failure facts as {@link oauthRefreshFailure}.
  */
 export const googleOAuthRefreshRule: ErrorRule = Object.freeze({
   name: 'google-oauth-refresh',
@@ -45,6 +50,7 @@ export const googleOAuthRefreshRule: ErrorRule = Object.freeze({
   message: oauthRefreshMessage,
   status: 401,
   level: 'warn',
-  request: failedRequestOf,
+  request: googleFailedRequestOf,
   reauthorize: true,
+  failure: oauthRefreshFailure,
 });

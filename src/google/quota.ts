@@ -1,13 +1,13 @@
 /**
  * Quota and rate limits: HTTP 429, `RESOURCE_EXHAUSTED`, and the `rateLimitExceeded` / `userRateLimitExceeded` family
- * of reasons, which Drive and older APIs send with a 403. The client sees the API's message and, when the response
- * says, how long to wait.
+ * of reasons, which Drive and older APIs send with a 403. The client sees the API's message; the delay the response
+ * gives (`Retry-After`, RetryInfo) goes into the failure object, and the policy appends `Retry after <n> s.`.
  */
-import { failedRequestOf, responseHeaderOf } from '../kit/http.js';
-import type { ErrorRule } from '../rules/rule.js';
+import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { apiErrorText } from './api-error-text.js';
-import { googleApiErrorStatus } from './api-error.js';
+import { googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 import { apiErrorOf, reasonIn } from './body.js';
+import { googleRetryAfterMs, snakeCode } from './failure-facts.js';
 
 /** Reasons (`details[]` ErrorInfo or `errors[].reason`) that mean a quota or rate limit. */
 const QUOTA_REASONS = new Set([
@@ -19,6 +19,9 @@ const QUOTA_REASONS = new Set([
   'dailyLimitExceeded',
 ]);
 
+/** Quota reasons that a retry in the next minutes does not fix (a daily or project quota is spent). */
+const SPENT_QUOTA_REASONS = new Set(['quotaExceeded', 'dailyLimitExceeded']);
+
 /** A Google API error with HTTP 429, status `RESOURCE_EXHAUSTED`, or a quota reason (403s included). */
 function isGoogleQuotaError(error: unknown): boolean {
   const status = googleApiErrorStatus(error);
@@ -28,35 +31,35 @@ function isGoogleQuotaError(error: unknown): boolean {
   return api?.status === 'RESOURCE_EXHAUSTED' || reasonIn(api, QUOTA_REASONS) !== undefined;
 }
 
-/**
- * Seconds to wait before retrying, from the `retry-after` response header (seconds, or an HTTP date counted from now),
- * else from a `google.rpc.RetryInfo` detail of the body. `undefined` when the response says nothing.
- */
-function retryAfterSecondsOf(error: unknown, now: number = Date.now()): number | undefined {
-  const header = responseHeaderOf(error, 'retry-after')?.trim();
-  if (header !== undefined && header !== '') {
-    if (/^\d{1,9}$/.test(header)) return Number(header);
-    if (header.length <= 64) {
-      const at = Date.parse(header);
-      if (Number.isFinite(at)) return Math.max(0, Math.ceil((at - now) / 1000));
-    }
-  }
-  return apiErrorOf(error)?.retryDelaySeconds;
-}
-
-/** `Google API <METHOD> <URL> failed with <HTTP>[ <STATUS>][ (<reason>)]: <API message>[ Retry after <N> seconds.]` */
+/** `<API message> (<HTTP>[ <STATUS>][ <reason>] from Google API <METHOD> <URL>)` */
 function googleQuotaMessage(error: unknown): string {
-  const seconds = retryAfterSecondsOf(error);
-  const note = seconds === undefined ? undefined : `Retry after ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
-  return apiErrorText(error, { reason: reasonIn(apiErrorOf(error), QUOTA_REASONS), note });
+  return apiErrorText(error, { reason: reasonIn(apiErrorOf(error), QUOTA_REASONS) });
 }
 
-/** Quota and rate limits of Google APIs (`google-quota`): status 429, logged at warn. */
+/**
+ * Failure facts of a quota error: code the quota reason in snake case (`rate_limit_exceeded`,
+ * `user_rate_limit_exceeded`), else `resource_exhausted`; retryable with the response's delay (`Retry-After` header,
+ * else RetryInfo), and also without one, except for a spent daily or project quota (`dailyLimitExceeded`,
+ * `quotaExceeded`) that gives no delay.
+ */
+function googleQuotaFailure(error: unknown): FailureFacts {
+  const reason = reasonIn(apiErrorOf(error), QUOTA_REASONS);
+  const code = reason === undefined || reason === 'RESOURCE_EXHAUSTED' ? 'resource_exhausted' : snakeCode(reason);
+  const retryAfterMs = googleRetryAfterMs(error);
+  if (retryAfterMs !== undefined) return { code, retryable: true, retryAfterMs };
+  return { code, retryable: reason === undefined || !SPENT_QUOTA_REASONS.has(reason) };
+}
+
+/**
+ * Quota and rate limits of Google APIs (`google-quota`): text as {@link googleQuotaMessage}, status 429, logged at
+ * warn, failure facts as {@link googleQuotaFailure}.
+ */
 export const googleQuotaRule: ErrorRule = Object.freeze({
   name: 'google-quota',
   predicate: isGoogleQuotaError,
   message: googleQuotaMessage,
   status: 429,
   level: 'warn',
-  request: failedRequestOf,
+  request: googleFailedRequestOf,
+  failure: googleQuotaFailure,
 });

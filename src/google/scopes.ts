@@ -3,11 +3,10 @@
  * `insufficientPermissions` (legacy). Signing in again with the missing scopes fixes it, so the rule asks the policy to
  * append its re-authorization text.
  */
-import { failedRequestOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, reasonIn } from './body.js';
 import { apiErrorText } from './api-error-text.js';
-import { googleApiErrorStatus } from './api-error.js';
+import { googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 
 /** Reasons that mean "the access token lacks a scope". */
 const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientPermissions']);
@@ -31,7 +30,7 @@ function isGoogleInsufficientScopesError(error: unknown): boolean {
 
 /**
  * Client text of an insufficient-scopes failure:
- * `Google API <METHOD> <URL> failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): Request had insufficient authentication scopes.`
+ * `Request had insufficient authentication scopes. (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET <URL>)`
  */
 function googleInsufficientScopesMessage(error: unknown): string {
   return apiErrorText(error, { reason: scopeReasonOf(error) });
@@ -39,7 +38,8 @@ function googleInsufficientScopesMessage(error: unknown): string {
 
 /**
  * Insufficient OAuth scopes ({@link isGoogleInsufficientScopesError}): text as
- * {@link googleInsufficientScopesMessage} plus the policy's re-authorization text, status 401, logged at warn.
+ * {@link googleInsufficientScopesMessage} plus the policy's re-authorization text, status 401, logged at warn; failure
+ * code `access_token_scope_insufficient` (whichever reason Google gave), not retryable.
  */
 export const googleInsufficientScopesRule: ErrorRule = Object.freeze({
   name: 'google-insufficient-scopes',
@@ -47,6 +47,7 @@ export const googleInsufficientScopesRule: ErrorRule = Object.freeze({
   message: googleInsufficientScopesMessage,
   status: 401,
   level: 'warn',
-  request: failedRequestOf,
+  request: googleFailedRequestOf,
   reauthorize: true,
+  failure: { code: 'access_token_scope_insufficient', retryable: false },
 });

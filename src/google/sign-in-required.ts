@@ -31,7 +31,7 @@ function isSignInRequiredError(error: unknown): boolean {
 
 /**
  * No token to call Google with ({@link isSignInRequiredError}): GAL's message as it is, plus the policy's
- * re-authorization text, status 401, logged at warn.
+ * re-authorization text, status 401, logged at warn; failure code `sign_in_required`, not retryable.
  */
 export const googleSignInRequiredRule: ErrorRule = Object.freeze({
   name: 'google-sign-in-required',
@@ -40,4 +40,5 @@ export const googleSignInRequiredRule: ErrorRule = Object.freeze({
   status: 401,
   level: 'warn',
   reauthorize: true,
+  failure: { code: 'sign_in_required', retryable: false },
 });

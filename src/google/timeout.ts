@@ -23,7 +23,7 @@ function isGoogleAbortError(error: unknown): boolean {
 
 /**
  * Timed-out gaxios requests ({@link isGoogleTimeoutError}): `The Google API request timed out.`, status 504, logged
- * at warn.
+ * at warn; failure code `timeout`, retryable (as the core timeout rule's).
  */
 export const googleTimeoutRule: ErrorRule = Object.freeze({
   name: 'google-timeout',
@@ -31,11 +31,12 @@ export const googleTimeoutRule: ErrorRule = Object.freeze({
   message: 'The Google API request timed out.',
   status: 504,
   level: 'warn',
+  failure: { code: 'timeout', retryable: true },
 });
 
 /**
  * Aborted gaxios requests ({@link isGoogleAbortError}): `The Google API request was aborted.`, status 499 (client
- * closed request), logged at warn.
+ * closed request), logged at warn; failure code `aborted`, not retryable (as the core abort rule's).
  */
 export const googleAbortRule: ErrorRule = Object.freeze({
   name: 'google-abort',
@@ -43,4 +44,5 @@ export const googleAbortRule: ErrorRule = Object.freeze({
   message: 'The Google API request was aborted.',
   status: 499,
   level: 'warn',
+  failure: { code: 'aborted', retryable: false },
 });

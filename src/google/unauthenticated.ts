@@ -3,11 +3,10 @@
  * is of the wrong kind). Signing in again fixes it, so the rule asks the policy to append its re-authorization text.
  * OAuth token endpoint errors (`invalid_client`...) are not this: they carry an OAuth body, not an API one.
  */
-import { failedRequestOf } from '../kit/http.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { apiErrorText } from './api-error-text.js';
-import { googleApiErrorStatus } from './api-error.js';
+import { googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 
 /**
  * True for a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not an OAuth token error.
@@ -19,7 +18,7 @@ function isGoogleUnauthenticatedError(error: unknown): boolean {
 }
 
 /**
- * Client text: `Google API <METHOD> <URL> failed with 401 UNAUTHENTICATED: <API message>`.
+ * Client text: `<API message> (401 UNAUTHENTICATED from Google API <METHOD> <URL>)`.
  */
 function googleUnauthenticatedMessage(error: unknown): string {
   return apiErrorText(error);
@@ -27,7 +26,8 @@ function googleUnauthenticatedMessage(error: unknown): string {
 
 /**
  * Credentials a Google API rejected ({@link isGoogleUnauthenticatedError}): text as
- * {@link googleUnauthenticatedMessage} plus the policy's re-authorization text, status 401, logged at warn.
+ * {@link googleUnauthenticatedMessage} plus the policy's re-authorization text, status 401, logged at warn; failure code
+ * `unauthenticated`, not retryable.
  */
 export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
   name: 'google-unauthenticated',
@@ -35,6 +35,7 @@ export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
   message: googleUnauthenticatedMessage,
   status: 401,
   level: 'warn',
-  request: failedRequestOf,
+  request: googleFailedRequestOf,
   reauthorize: true,
+  failure: { code: 'unauthenticated', retryable: false },
 });

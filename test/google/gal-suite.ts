@@ -4,13 +4,14 @@
  * isolated environment (no ADC file, no gcloud config, metadata detection off). The refresh token and client secret
  * are planted in the token request (GAL 10/11 keep the refresh token in clear in `config.data`).
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { isGaxiosError } from '../../src/google/index.js';
 import { isHttpClientError } from '../../src/kit/http.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
-import { caught, expectNoSecrets, expectOutcome, render, SECRETS, useFakeGoogle } from './support.js';
+import { caught, expectOutcome, SECRETS, useFakeGoogle } from './support.js';
 
 /** The structural slice of google-auth-library the suite drives. */
 interface OAuth2ClientLike {
@@ -29,6 +30,10 @@ interface ExternalClientLike {
 interface ImpersonatedLike {
   getAccessToken(): Promise<unknown>;
 }
+interface JwtLike {
+  readonly transporter: unknown;
+  getAccessToken(): Promise<unknown>;
+}
 
 /** The classes of google-auth-library the suite uses, in every major. */
 export interface GalModule {
@@ -36,6 +41,8 @@ export interface GalModule {
   GoogleAuth: new (options?: Record<string, unknown>) => GoogleAuthLike;
   IdentityPoolClient: new (options: Record<string, unknown>) => ExternalClientLike;
   Impersonated: new (options: Record<string, unknown>) => ImpersonatedLike;
+  JWT: new (options: Record<string, unknown>) => JwtLike;
+  Compute: new (options?: Record<string, unknown>) => { getAccessToken(): Promise<unknown> };
 }
 
 /** Differences between majors that change what the client sees. */
@@ -45,6 +52,25 @@ export interface GalSuiteOptions {
 }
 
 const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: ';
+
+/** What the client is told to do about OAuth failures that signing in again cannot fix (credential-config.ts). */
+const ADVICE = {
+  serviceAccount: "The service account's key was refused: a new key or a configuration change is needed; signing in again will not help.",
+  tokenExchange:
+    'The workload identity federation configuration (pool provider, audience or subject token) needs to change; signing in again will not help.',
+  unauthorizedClient:
+    'The OAuth client is not allowed this grant or these scopes (for domain-wide delegation, see the Admin console): a configuration change is needed; signing in again will not help.',
+  invalidClient: 'The OAuth client ID or secret is not valid: a configuration change is needed; signing in again will not help.',
+} as const;
+
+/** Failure facts of the credential rules. */
+const SIGN_IN = { code: 'sign_in_required', retryable: false } as const;
+const MISSING = { code: 'missing_credentials', retryable: false } as const;
+
+/** gaxios's interceptor list, the part the suite uses. */
+interface Interceptors {
+  request: { add(interceptor: { resolved: (config: { url?: unknown }) => Promise<unknown> }): void };
+}
 
 /** Registers the cases for one google-auth-library major. Call inside a `describe`. */
 export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOptions): void {
@@ -84,6 +110,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       status: 401,
       reauthorize: true,
       message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+      failure: { code: 'invalid_grant', retryable: false },
     });
   });
 
@@ -94,6 +121,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       status: 401,
       reauthorize: true,
       message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+      failure: { code: 'invalid_grant', retryable: false },
     });
   });
 
@@ -105,23 +133,52 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       status: 401,
       reauthorize: true,
       message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidRapt}`,
+      failure: { code: 'invalid_rapt', retryable: false },
     });
   });
 
-  it('unauthorized_client (401)', async () => {
+  it('unauthorized_client is not fixed by signing in: a configuration change, 403, no re-authorization', async () => {
     expectOutcome(await caught(() => withRefreshToken('/token/unauthorized_client').getAccessToken()), {
-      rule: 'google-oauth-refresh',
-      status: 401,
-      reauthorize: true,
-      message: `Google authorization failed (unauthorized_client): ${GOOGLE_MESSAGES.unauthorizedClient}`,
+      rule: 'google-credential-config',
+      status: 403,
+      message: `Google authorization failed (unauthorized_client): ${GOOGLE_MESSAGES.unauthorizedClient}. ${ADVICE.unauthorizedClient}`,
+      failure: { code: 'unauthorized_client', retryable: false },
     });
   });
 
-  it('invalid_client is not fixed by signing in: an HTTP error of the token endpoint, 401, no re-authorization', async () => {
+  it('invalid_client is not fixed by signing in: a configuration change, 500, no re-authorization', async () => {
     expectOutcome(await caught(() => withRefreshToken('/token/invalid_client').getAccessToken()), {
-      rule: 'google-api-error',
-      status: 401,
-      message: `Google API POST ${google.fake.origin}/token/invalid_client failed with 401 invalid_client: ${GOOGLE_MESSAGES.invalidClient}`,
+      rule: 'google-credential-config',
+      status: 500,
+      message: `Google authorization failed (invalid_client): ${GOOGLE_MESSAGES.invalidClient} ${ADVICE.invalidClient}`,
+      failure: { code: 'invalid_client', retryable: false },
+    });
+  });
+
+  it("a service account's JWT refused (invalid_grant: Invalid JWT Signature.): a new key, 500, no re-authorization", async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwt = new gal.JWT({
+      email: 'reports@acme-prod.iam.gserviceaccount.com',
+      key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      scopes: ['https://www.googleapis.com/auth/drive'],
+    });
+    // gtoken posts to Google's fixed token URL: the client's own transporter is pointed at the fake instead.
+    const transporter = jwt.transporter as { interceptors?: Interceptors; instance?: { interceptors: Interceptors } };
+    (transporter.interceptors ?? transporter.instance!.interceptors).request.add({
+      resolved: (config: { url?: unknown }) => {
+        const url = google.fake.url('/token/invalid_jwt');
+        config.url = typeof config.url === 'string' ? url : new URL(url);
+        return Promise.resolve(config);
+      },
+    });
+    const error = await caught(() => jwt.getAccessToken());
+    expect(isGaxiosError(error)).toBe(true);
+    expect((error as Error).message).toBe(`invalid_grant: ${GOOGLE_MESSAGES.invalidJwt}`);
+    expectOutcome(error, {
+      rule: 'google-credential-config',
+      status: 500,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidJwt} ${ADVICE.serviceAccount}`,
+      failure: { code: 'invalid_grant', retryable: false },
     });
   });
 
@@ -132,6 +189,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       rule: 'google-network',
       status: 502,
       message: 'Network error while calling the Google API (ECONNREFUSED).',
+      failure: { code: 'network', retryable: true },
     });
   });
 
@@ -141,7 +199,8 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${google.fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${google.fake.origin}/v1/forbidden?key=[REDACTED])`,
+      failure: { code: 'permission_denied', retryable: false },
     });
   });
 
@@ -152,7 +211,8 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${google.fake.origin}/v1/forbidden failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${google.fake.origin}/v1/forbidden)`,
+      failure: { code: 'permission_denied', retryable: false },
     });
   });
 
@@ -161,29 +221,80 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       rule: 'google-insufficient-scopes',
       status: 401,
       reauthorize: true,
-      message: `Google API GET ${google.fake.origin}/v1/scopes failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): ${GOOGLE_MESSAGES.scopes}`,
+      message: `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET ${google.fake.origin}/v1/scopes)`,
+      failure: { code: 'access_token_scope_insufficient', retryable: false },
     });
   });
 
-  it('STS invalid_grant: the re-wrapped plain Error (no gaxios symbol) with its clean description', async () => {
+  const stsClient = (tokenPath: string): ExternalClientLike => {
     const subjectFile = join(google.env.dir, 'subject-token.txt');
     writeFileSync(subjectFile, 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.c2lnbmF0dXJl');
-    const c = new gal.IdentityPoolClient({
+    return new gal.IdentityPoolClient({
       type: 'external_account',
       audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/pool/providers/provider',
       subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      token_url: google.fake.url('/sts/invalid_grant'),
+      token_url: google.fake.url(tokenPath),
       credential_source: { file: subjectFile },
     });
-    const error = await caught(() => c.getAccessToken());
+  };
+
+  it('STS invalid_grant: the re-wrapped plain Error (no gaxios symbol), its clean description, a configuration change', async () => {
+    const error = await caught(() => stsClient('/sts/invalid_grant').getAccessToken());
     expect(isGaxiosError(error)).toBe(false);
     expect(isHttpClientError(error)).toBe(true);
     expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.stsInvalidGrant}`);
     expectOutcome(error, {
+      rule: 'google-credential-config',
+      status: 500,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.stsInvalidGrant} ${ADVICE.tokenExchange}`,
+      failure: { code: 'invalid_grant', retryable: false },
+    });
+  });
+
+  it('an external account user (workforce identity federation) whose refresh token is revoked: re-authorization, 401', async () => {
+    const auth = new gal.GoogleAuth({
+      credentials: {
+        type: 'external_account_authorized_user',
+        audience: '//iam.googleapis.com/locations/global/workforcePools/pool/providers/provider',
+        client_id: 'fake-client',
+        client_secret: SECRETS.clientSecret,
+        refresh_token: SECRETS.refreshToken,
+        token_url: google.fake.url('/sts/v1/oauthtoken'),
+        token_info_url: google.fake.url('/sts/v1/introspect'),
+      },
+    });
+    const error = await caught(async () => ((await auth.getClient()) as ExternalClientLike).getAccessToken());
+    expect(isGaxiosError(error)).toBe(false);
+    expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.invalidGrant}`);
+    expectOutcome(error, {
       rule: 'google-oauth-refresh',
       status: 401,
       reauthorize: true,
-      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.stsInvalidGrant}`,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}`,
+      failure: { code: 'invalid_grant', retryable: false },
+    });
+  });
+
+  it('STS audience mismatch (workload identity federation): a configuration change, 500, no re-authorization', async () => {
+    const error = await caught(() => stsClient('/sts/audience').getAccessToken());
+    expect((error as Error).message).toBe(`Error code invalid_grant: ${GOOGLE_MESSAGES.stsAudience}`);
+    expectOutcome(error, {
+      rule: 'google-credential-config',
+      status: 500,
+      message: `Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.stsAudience} ${ADVICE.tokenExchange}`,
+      failure: { code: 'invalid_grant', retryable: false },
+    });
+  });
+
+  it('the Compute Engine metadata server answers 404: named as such, with Google’s explanation', async () => {
+    const error = await caught(() => new gal.Compute().getAccessToken());
+    expect((error as Error).message).toMatch(/^A Not Found error was returned while attempting to retrieve an access ?token/);
+    expectOutcome(error, {
+      rule: 'google-metadata-server',
+      status: 500,
+      message:
+        'The Compute Engine metadata server gave no access token (404 Not Found). This may be because the Compute Engine instance does not have any permission scopes specified.',
+      failure: { code: 'metadata_server', retryable: false },
     });
   });
 
@@ -201,7 +312,8 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API POST ${google.fake.origin}/iam/v1/projects/-/serviceAccounts/${target}:generateAccessToken failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.iamDenied}`,
+      message: `${GOOGLE_MESSAGES.iamDenied} (403 PERMISSION_DENIED from Google API POST ${google.fake.origin}/iam/v1/projects/-/serviceAccounts/${target}:generateAccessToken)`,
+      failure: { code: 'permission_denied', retryable: false },
     });
   });
 
@@ -211,20 +323,22 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       status: 401,
       reauthorize: true,
       message: 'No access, refresh token, API key or refresh handler callback is set.',
+      failure: SIGN_IN,
     });
     expectOutcome(await caught(() => client('/token/ok').getAccessToken()), {
       rule: 'google-sign-in-required',
       status: 401,
       reauthorize: true,
       message: 'No refresh token or refresh handler callback is set.',
+      failure: SIGN_IN,
     });
   });
 
   it('no Application Default Credentials', async () => {
     const message =
       'Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.';
-    expectOutcome(await caught(() => new gal.GoogleAuth().getClient()), { rule: 'google-missing-credentials', status: 500, message });
-    expectOutcome(await caught(() => new gal.GoogleAuth().getAccessToken()), { rule: 'google-missing-credentials', status: 500, message });
+    expectOutcome(await caught(() => new gal.GoogleAuth().getClient()), { rule: 'google-missing-credentials', status: 500, message, failure: MISSING });
+    expectOutcome(await caught(() => new gal.GoogleAuth().getAccessToken()), { rule: 'google-missing-credentials', status: 500, message, failure: MISSING });
   });
 
   it('no project id', async () => {
@@ -233,6 +347,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       status: 500,
       message:
         'Unable to detect a Project Id in the current environment. To learn more about authentication and Google APIs, visit: https://cloud.google.com/docs/authentication/getting-started',
+      failure: MISSING,
     });
   });
 
@@ -248,8 +363,25 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       message: options.credentialFilePrefix
         ? `${GAC_PREFIX}the file does not exist or is not a file (ENOENT).`
         : 'Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).',
+      failure: MISSING,
     });
     expect(outcome.message).not.toContain('customer-acme-secrets');
+  });
+
+  it('a keyFile that does not exist (Node’s bare ENOENT): the credentials file is missing, without the path', async () => {
+    const secretDir = join(google.env.dir, 'customer-acme-secrets');
+    for (const option of ['keyFile', 'keyFilename']) {
+      const error = await caught(() => new gal.GoogleAuth({ [option]: join(secretDir, 'service-account.json') }).getClient());
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
+      expect((error as Error).message).toContain(secretDir);
+      const outcome = expectOutcome(error, {
+        rule: 'google-missing-credentials',
+        status: 500,
+        message: 'Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).',
+        failure: MISSING,
+      });
+      expect(outcome.message).not.toContain('customer-acme-secrets');
+    }
   });
 
   it('GOOGLE_APPLICATION_CREDENTIALS file incomplete', async () => {
@@ -260,6 +392,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       rule: 'google-missing-credentials',
       status: 500,
       message: `${options.credentialFilePrefix ? GAC_PREFIX : ''}The incoming JSON object does not contain a client_secret field`,
+      failure: MISSING,
     });
   });
 
@@ -270,14 +403,15 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
     process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
     const error = await caught(() => new gal.GoogleAuth().getClient());
     expect((error as Error).name).toBe('SyntaxError');
-    if (options.credentialFilePrefix) {
-      expectOutcome(error, { rule: 'google-missing-credentials', status: 500, message: `${GAC_PREFIX}the file is not valid JSON.` });
-    } else {
-      // GAL 9 throws JSON.parse's bare SyntaxError: nothing marks it as GAL's, so it stays a masked crash.
-      const { classification, text, records } = render(error);
-      expect(classification.kind).toBe('crash');
-      expect(text).toMatch(/^Error executing tool drive_get \(reference [0-9a-f]{12}\)$/);
-      expectNoSecrets(text, JSON.stringify(records));
-    }
+    // GAL 9 throws JSON.parse's bare SyntaxError (its stack runs through GAL's googleauth.js); 10 and 11 prefix it.
+    if (!options.credentialFilePrefix) expect((error as Error).message).not.toContain('credential');
+    expectOutcome(error, {
+      rule: 'google-missing-credentials',
+      status: 500,
+      message: options.credentialFilePrefix
+        ? `${GAC_PREFIX}the file is not valid JSON.`
+        : 'Unable to read the Google credential file: the file is not valid JSON.',
+      failure: MISSING,
+    });
   });
 }

@@ -5,9 +5,10 @@
  * `Authorization` and `?access_token=`, client secret in the query, refresh token in the body) come back nowhere.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { isGaxiosError } from '../../src/google/index.js';
+import { googleRules, isGaxiosError } from '../../src/google/index.js';
+import { classifyError, coreRules, createErrorPolicy, type AnticipatedClassification } from '../../src/index.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
-import { caught, expectOutcome, SECRETS, useFakeGoogle } from './support.js';
+import { caught, expectOutcome, render, SECRETS, useFakeGoogle } from './support.js';
 
 /** The part of gaxios the suite uses, in every major. */
 export interface GaxiosModule {
@@ -26,6 +27,14 @@ export interface GaxiosSuiteOptions {
 function credentialHeaders(): Record<string, string> {
   return { Authorization: `Bearer ${SECRETS.accessToken}`, 'x-goog-api-key': SECRETS.apiKey };
 }
+
+/** The failure facts of transport failures. */
+const NETWORK = { code: 'network', retryable: true } as const;
+const TIMEOUT = { code: 'timeout', retryable: true } as const;
+const ABORTED = { code: 'aborted', retryable: false } as const;
+
+/** The failure facts of a plain 403 PERMISSION_DENIED. */
+const PERMISSION_DENIED = { code: 'permission_denied', retryable: false } as const;
 
 /** Registers the cases for one gaxios major. Call inside a `describe`. */
 export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSuiteOptions): void {
@@ -49,8 +58,22 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED]&fields=id&client_secret=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED]&fields=id&client_secret=[REDACTED])`,
+      failure: PERMISSION_DENIED,
     });
+  });
+
+  it('a long URL and a short maxMessageLength: the cut takes the end of the URL, never Google’s message', async () => {
+    const error = await request(`/v1/forbidden?fields=${'files(id,name,parents),'.repeat(20)}&key=${SECRETS.apiKey}`);
+    const policy = createErrorPolicy({ rules: [...googleRules, ...coreRules], maxMessageLength: 200, logger: () => undefined });
+    const classification = classifyError(error, policy);
+    expect(classification).toMatchObject({ kind: 'anticipated', rule: { name: 'google-api-error' } });
+    const { message } = classification as AnticipatedClassification;
+    expect(message.length).toBeLessThanOrEqual(200);
+    expect(message.startsWith(`${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?fields=`)).toBe(
+      true,
+    );
+    expect(message).not.toContain(SECRETS.apiKey);
   });
 
   it("403 read with responseType 'text': the JSON string body is parsed", async () => {
@@ -59,17 +82,19 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
+      failure: PERMISSION_DENIED,
     });
   });
 
   it("403 read with responseType 'stream': gaxios 6 reads the body into a string, 7/8 leave an unread stream", async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}`, { responseType: 'stream' });
-    const detail = options.readsStreamedErrorBody ? `403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}` : '403: Forbidden';
+    const detail = options.readsStreamedErrorBody ? `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED` : 'Forbidden (403';
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED] failed with ${detail}`,
+      message: `${detail} from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
+      failure: PERMISSION_DENIED,
     });
   });
 
@@ -78,7 +103,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 404,
-      message: `Google API GET ${api('/v1/missing')}?fields=id failed with 404 NOT_FOUND: ${GOOGLE_MESSAGES.notFound}`,
+      message: `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET ${api('/v1/missing')}?fields=id)`,
+      failure: { code: 'not_found', retryable: false },
     });
   });
 
@@ -88,20 +114,38 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 400,
-      message: `Google API POST ${api('/v1/invalid')} failed with 400 INVALID_ARGUMENT: ${GOOGLE_MESSAGES.invalidArgument}`,
+      message: `${GOOGLE_MESSAGES.invalidArgument} (400 INVALID_ARGUMENT from Google API POST ${api('/v1/invalid')})`,
+      failure: { code: 'invalid_argument', retryable: false },
     });
   });
 
-  it('500 INTERNAL and 503 UNAVAILABLE', async () => {
+  it('500 INTERNAL and 503 UNAVAILABLE: retryable, without a delay when the response gives none', async () => {
     expectOutcome(await request('/v1/internal'), {
       rule: 'google-api-error',
       status: 500,
-      message: `Google API GET ${api('/v1/internal')} failed with 500 INTERNAL: ${GOOGLE_MESSAGES.internal}`,
+      message: `${GOOGLE_MESSAGES.internal} (500 INTERNAL from Google API GET ${api('/v1/internal')})`,
+      failure: { code: 'internal', retryable: true },
     });
     expectOutcome(await request('/v1/unavailable', { method: 'DELETE' }), {
       rule: 'google-api-error',
       status: 503,
-      message: `Google API DELETE ${api('/v1/unavailable')} failed with 503 UNAVAILABLE: ${GOOGLE_MESSAGES.unavailable}`,
+      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API DELETE ${api('/v1/unavailable')})`,
+      failure: { code: 'unavailable', retryable: true },
+    });
+  });
+
+  it('503 with retry-after as an HTTP date: retryable with the delay, "Retry after" from the policy', async () => {
+    const before = Date.now();
+    const error = await request('/v1/unavailable-retry');
+    const expectedMs = Date.parse('Fri, 31 Dec 2100 23:59:59 GMT') - before;
+    // A date this far ahead is cut to a day by the policy.
+    expect(expectedMs).toBeGreaterThan(86_400_000);
+    expect(render(error).failure?.retryAfterMs).toBe(86_400_000);
+    expectOutcome(error, {
+      rule: 'google-api-error',
+      status: 503,
+      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${api('/v1/unavailable-retry')}) Retry after 86400 s.`,
+      failure: { code: 'unavailable', retryable: true, retryAfterMs: 86_400_000 },
     });
   });
 
@@ -110,24 +154,45 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     const outcome = expectOutcome(error, {
       rule: 'google-api-error',
       status: 502,
-      message: `Google API GET ${api('/html502')}?key=[REDACTED] failed with 502: Bad Gateway`,
+      message: `Bad Gateway (502 from Google API GET ${api('/html502')}?key=[REDACTED])`,
+      failure: { code: 'unavailable', retryable: true },
     });
     expect(outcome.message).not.toMatch(/<|DOCTYPE|That’s an error/i);
   });
 
-  it('429 RESOURCE_EXHAUSTED with retry-after: the message and the delay', async () => {
+  it('429 RESOURCE_EXHAUSTED with retry-after: the message, then the delay from the policy (once)', async () => {
     expectOutcome(await request(`/v1/quota?key=${SECRETS.apiKey}`), {
       rule: 'google-quota',
       status: 429,
-      message: `Google API GET ${api('/v1/quota')}?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${GOOGLE_MESSAGES.quota} Retry after 30 seconds.`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota')}?key=[REDACTED]) Retry after 30 s.`,
+      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
 
-  it('429 without retry-after', async () => {
+  it('429 with the delay only in a RetryInfo detail (12.5s)', async () => {
+    expectOutcome(await request('/v1/quota-retry-info'), {
+      rule: 'google-quota',
+      status: 429,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota-retry-info')}) Retry after 13 s.`,
+      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
+    });
+  });
+
+  it('429 with retry-after and no quota reason', async () => {
+    expectOutcome(await request('/v1/too-many-requests'), {
+      rule: 'google-quota',
+      status: 429,
+      message: `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${api('/v1/too-many-requests')}) Retry after 7 s.`,
+      failure: { code: 'resource_exhausted', retryable: true, retryAfterMs: 7000 },
+    });
+  });
+
+  it('429 without retry-after: retryable, no delay', async () => {
     expectOutcome(await request('/v1/quota-no-retry'), {
       rule: 'google-quota',
       status: 429,
-      message: `Google API GET ${api('/v1/quota-no-retry')} failed with 429 RESOURCE_EXHAUSTED (rateLimitExceeded): ${GOOGLE_MESSAGES.quota}`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED rateLimitExceeded from Google API GET ${api('/v1/quota-no-retry')})`,
+      failure: { code: 'rate_limit_exceeded', retryable: true },
     });
   });
 
@@ -135,7 +200,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(await request('/v1/user-rate-limit'), {
       rule: 'google-quota',
       status: 429,
-      message: `Google API GET ${api('/v1/user-rate-limit')} failed with 403 (userRateLimitExceeded): ${GOOGLE_MESSAGES.userRateLimit}`,
+      message: `${GOOGLE_MESSAGES.userRateLimit} (403 userRateLimitExceeded from Google API GET ${api('/v1/user-rate-limit')})`,
+      failure: { code: 'user_rate_limit_exceeded', retryable: true },
     });
   });
 
@@ -144,7 +210,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       rule: 'google-insufficient-scopes',
       status: 401,
       reauthorize: true,
-      message: `Google API GET ${api('/v1/scopes')} failed with 403 PERMISSION_DENIED (ACCESS_TOKEN_SCOPE_INSUFFICIENT): ${GOOGLE_MESSAGES.scopes}`,
+      message: `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET ${api('/v1/scopes')})`,
+      failure: { code: 'access_token_scope_insufficient', retryable: false },
     });
   });
 
@@ -153,7 +220,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       rule: 'google-unauthenticated',
       status: 401,
       reauthorize: true,
-      message: `Google API GET ${api('/v1/unauthenticated')}?access_token=[REDACTED] failed with 401 UNAUTHENTICATED: ${GOOGLE_MESSAGES.unauthenticated}`,
+      message: `${GOOGLE_MESSAGES.unauthenticated} (401 UNAUTHENTICATED from Google API GET ${api('/v1/unauthenticated')}?access_token=[REDACTED])`,
+      failure: { code: 'unauthenticated', retryable: false },
     });
   });
 
@@ -162,7 +230,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
+      failure: PERMISSION_DENIED,
     });
   });
 
@@ -171,7 +240,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       gaxios.request({ url: `${closed}?key=${SECRETS.apiKey}&client_secret=${SECRETS.clientSecret}`, headers: credentialHeaders(), retry: false }),
     );
     expect(String((error as Error).message)).toContain(SECRETS.apiKey);
-    expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).' });
+    expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: NETWORK });
   });
 
   it('connection reset and hang-up: ECONNRESET', async () => {
@@ -179,11 +248,13 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       rule: 'google-network',
       status: 502,
       message: 'Network error while calling the Google API (ECONNRESET).',
+      failure: NETWORK,
     });
     expectOutcome(await request(`/hangup?key=${SECRETS.apiKey}`), {
       rule: 'google-network',
       status: 502,
       message: 'Network error while calling the Google API (ECONNRESET).',
+      failure: NETWORK,
     });
   });
 
@@ -192,6 +263,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       rule: 'google-timeout',
       status: 504,
       message: 'The Google API request timed out.',
+      failure: TIMEOUT,
     });
   });
 
@@ -199,7 +271,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     const controller = new AbortController();
     const pending = request(`/slow?ms=3000&key=${SECRETS.apiKey}`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
-    expectOutcome(await pending, { rule: 'google-abort', status: 499, message: 'The Google API request was aborted.' });
+    expectOutcome(await pending, { rule: 'google-abort', status: 499, message: 'The Google API request was aborted.', failure: ABORTED });
   });
 
   if (options.nativeFetch) {
@@ -209,7 +281,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     it('native fetch, ECONNREFUSED two causes down', async () => {
       const error = await native(`${closed}?key=${SECRETS.apiKey}`);
       expect((error as Error).message).toBe('fetch failed');
-      expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).' });
+      expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: NETWORK });
     });
 
     it('native fetch, connection reset', async () => {
@@ -217,6 +289,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
         rule: 'google-network',
         status: 502,
         message: 'Network error while calling the Google API (ECONNRESET).',
+        failure: NETWORK,
       });
     });
 
@@ -225,6 +298,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
         rule: 'google-timeout',
         status: 504,
         message: 'The Google API request timed out.',
+        failure: TIMEOUT,
       });
     });
 
@@ -233,6 +307,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
         rule: 'google-abort',
         status: 499,
         message: 'The Google API request was aborted.',
+        failure: ABORTED,
       });
     });
 
@@ -240,7 +315,8 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       expectOutcome(await native(google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`)), {
         rule: 'google-api-error',
         status: 403,
-        message: `Google API GET ${api('/v1/forbidden')}?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+        message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
+        failure: PERMISSION_DENIED,
       });
     });
   }

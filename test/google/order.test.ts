@@ -67,7 +67,8 @@ describe('rule order', () => {
     expectOutcome(wrapper, {
       rule: 'google-api-error',
       status: 404,
-      message: `Google API GET ${google.fake.origin}/v1/missing?key=[REDACTED] failed with 404 NOT_FOUND: ${GOOGLE_MESSAGES.notFound}`,
+      message: `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET ${google.fake.origin}/v1/missing?key=[REDACTED])`,
+      failure: { code: 'not_found', retryable: false },
     });
   });
 

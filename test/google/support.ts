@@ -2,7 +2,8 @@
  * Shared pieces of the Google rule tests: planted secrets, the policy under test (Google rules first, then the core
  * rules, with a capturing logger), and one call that classifies a real error and renders it as the client would see it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
@@ -17,7 +18,7 @@ import {
   type LogRecord,
 } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
-import { ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle, type FakeGoogleTls } from '../support/fake-google.js';
 
 /** Node's major version: gaxios 8 and google-auth-library 11 need 22 or later. */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -58,10 +59,22 @@ export async function caught(fn: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
-/** What one failure becomes: its classification, the tool result text, and the log records written for it. */
+/** The key of the failure object in a tool result's `_meta`. */
+export const FAILURE_KEY = 'mcp-error-policy/failure';
+
+/** The failure object as the client receives it. */
+export interface WireFailure {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly correlationId: string;
+}
+
+/** What one failure becomes: its classification, the tool result text and failure object, and the log records written for it. */
 export interface Rendered {
   readonly classification: Classification;
   readonly text: string;
+  readonly failure: WireFailure | undefined;
   readonly records: readonly LogRecord[];
 }
 
@@ -71,7 +84,8 @@ export function render(error: unknown): Rendered {
   const classification = classifyError(error, policy);
   const result = toToolResult(error, TOOL, policy);
   const first = result.content[0];
-  return { classification, text: first?.text ?? '', records };
+  const failure = result._meta?.[FAILURE_KEY] as WireFailure | undefined;
+  return { classification, text: first?.text ?? '', failure, records };
 }
 
 /** Asserts that no planted secret appears in any of `texts`. */
@@ -82,20 +96,30 @@ export function expectNoSecrets(...texts: string[]): void {
   }
 }
 
+/** The failure object's facts a case expects (its correlation id is checked against the log record). */
+export interface ExpectedFailure {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+}
+
 /** Expected outcome of one case. */
 export interface Expected {
   readonly rule: string;
   readonly status: number;
+  /** The whole client text, `Retry after <n> s.` included (the re-authorization text is added when `reauthorize`). */
   readonly message: string;
   readonly reauthorize?: boolean;
+  readonly failure: ExpectedFailure;
 }
 
 /**
  * Classifies a real error and asserts the rule, status, exact client text (of the classification, of the tool result
- * and of the log record) and that no planted secret reaches the client or the log.
+ * and of the log record), the failure object (in the classification and in the tool result's `_meta`, its correlation
+ * id the log record's) and that no planted secret reaches the client or the log.
  */
 export function expectOutcome(error: unknown, expected: Expected): AnticipatedClassification {
-  const { classification, text, records } = render(error);
+  const { classification, text, failure, records } = render(error);
   expect(classification.kind).toBe('anticipated');
   const anticipated = classification as AnticipatedClassification;
   const message = expected.reauthorize === true ? `${expected.message}\n\n${REAUTHORIZE}` : expected.message;
@@ -109,7 +133,12 @@ export function expectOutcome(error: unknown, expected: Expected): AnticipatedCl
   expect(records[0]?.level).toBe('warn');
   expect(records[0]?.rule).toBe(expected.rule);
   expect(records[0]?.status).toBe(expected.status);
-  expectNoSecrets(text, JSON.stringify(records));
+  const { correlationId, ...facts } = anticipated.failure;
+  expect(facts).toEqual(expected.failure);
+  expect(failure).toEqual({ ...expected.failure, correlationId: records[0]?.correlationId });
+  expect(correlationId).toMatch(/^[0-9a-f]{12}$/);
+  expect(failure?.correlationId).toMatch(/^[0-9a-f]{12}$/);
+  expectNoSecrets(text, JSON.stringify(records), JSON.stringify(failure));
   return anticipated;
 }
 
@@ -148,6 +177,53 @@ export function isolateGoogleEnvironment(metadataHost: string): { dir: string; r
         else process.env[key] = value;
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 (made by `openssl`, valid two days), for the fake's HTTP/2 TLS server:
+ * googleapis-common's HTTP/2 client connects to `https://<host>` with Node's default options, so a test that uses it
+ * also turns certificate checks off in its own worker (see {@link useFakeGoogleHttp2}).
+ */
+export function loopbackCertificate(): FakeGoogleTls {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-error-policy-tls-'));
+  try {
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts a fake Google speaking HTTP/2 over TLS (self-signed, see {@link loopbackCertificate}) before the tests of the
+ * calling describe block, with `NODE_TLS_REJECT_UNAUTHORIZED=0` in this test file's worker for that time (restored
+ * after; Node warns once). Read `fake` inside hooks and tests.
+ */
+export function useFakeGoogleHttp2(): { readonly fake: FakeGoogle } {
+  let fake: FakeGoogle | undefined;
+  let saved: string | undefined;
+  beforeAll(async () => {
+    saved = process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
+    fake = await startFakeGoogle({ tls: loopbackCertificate() });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    if (saved === undefined) Reflect.deleteProperty(process.env, 'NODE_TLS_REJECT_UNAUTHORIZED');
+    else process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = saved;
+  });
+  return {
+    get fake() {
+      if (fake === undefined) throw new Error('the HTTP/2 fake Google is not running (read it inside hooks and tests)');
+      return fake;
     },
   };
 }

@@ -6,8 +6,10 @@
  * responses. Every request is recorded (method, URL, headers, body), so that a test can check that a planted secret was
  * really sent before checking that it never comes back out. No traffic leaves 127.0.0.1.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { closedPort, listenOnLoopback, readRequestBody } from './loopback.js';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { closedPort, listenOnLoopback, readRequestBody, type Listening } from './loopback.js';
 
 /** One request as the fake server saw it. */
 export interface RecordedRequest {
@@ -57,6 +59,10 @@ export const GOOGLE_MESSAGES = {
   invalidClient: 'The OAuth client was not found.',
   stsInvalidGrant: 'The subject token is invalid.',
   iamDenied: "Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).",
+  invalidJwt: 'Invalid JWT Signature.',
+  stsAudience:
+    'The audience in ID Token [https://sts.example.invalid] does not match the expected audience //iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/pool/providers/provider.',
+  tooManyRequests: 'Too many requests. Try again later.',
 } as const;
 
 /** The HTML page a Google front end sends with a 502. */
@@ -113,6 +119,26 @@ const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
       },
     ],
   }),
+  // 429 whose delay is only in the body: a google.rpc.RetryInfo detail (no retry-after header).
+  '/v1/quota-retry-info': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'RATE_LIMIT_EXCEEDED',
+        domain: 'googleapis.com',
+        metadata: { service: 'sheets.googleapis.com', quota_metric: 'sheets.googleapis.com/read_requests' },
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12.5s' },
+    ],
+  }),
+  // 503 with a retry-after header given as an HTTP date: Google's front ends send one on overload.
+  '/v1/unavailable-retry': apiError(503, 'UNAVAILABLE', GOOGLE_MESSAGES.unavailable, {
+    headers: { 'retry-after': 'Fri, 31 Dec 2100 23:59:59 GMT' },
+  }),
+  // 429 with a retry-after header in seconds and no RetryInfo.
+  '/v1/too-many-requests': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.tooManyRequests, {
+    headers: { 'retry-after': '7' },
+  }),
   '/v1/quota-no-retry': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
     reason: 'rateLimitExceeded',
     domain: 'usageLimits',
@@ -168,6 +194,21 @@ const TOKEN_ERRORS: Readonly<Record<string, { http: number; body: Record<string,
     http: 401,
     body: { error: 'invalid_client', error_description: GOOGLE_MESSAGES.invalidClient },
   },
+  // A service account's signed JWT refused (gtoken rewrites the message to `invalid_grant: Invalid JWT Signature.`).
+  '/token/invalid_jwt': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidJwt },
+  },
+  // Workload identity federation: the external token's audience is not the pool provider's.
+  '/sts/audience': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsAudience },
+  },
+  // Workforce identity federation: an external account's user refresh token, revoked (the STS `oauthtoken` endpoint).
+  '/sts/v1/oauthtoken': {
+    http: 400,
+    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidGrant },
+  },
   '/sts/invalid_grant': {
     http: 400,
     body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsInvalidGrant },
@@ -192,17 +233,54 @@ function formDecoded(body: string): string {
   }
 }
 
+/** A certificate and key (PEM) for 127.0.0.1: the fake then speaks HTTP/2 over TLS (and HTTP/1.1), at `https://`. */
+export interface FakeGoogleTls {
+  readonly key: string;
+  readonly cert: string;
+}
+
 /**
- * Starts the fake server.
+ * Listens with an HTTP/2 TLS server (HTTP/1.1 allowed) on 127.0.0.1, the way googleapis-common's `http2: true` client
+ * connects (`https://<host>`), serving `handler`. Closing destroys the open sessions first.
+ */
+async function listenHttp2OnLoopback(
+  tls: FakeGoogleTls,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<Listening> {
+  const sessions = new Set<Http2Session>();
+  const server = createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }, handler as never);
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const session of sessions) session.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the fake server (plain HTTP/1.1; with `tls`, HTTP/2 and HTTP/1.1 over TLS, see {@link FakeGoogleTls}).
  *
  * Paths: `/v1/<case>` (see {@link API_ERRORS}), `/v1/ok`, `/token/<oauth error>`, `/token/ok`, `/sts/invalid_grant`,
- * `/iam/v1/projects/-/serviceAccounts/<email>:generateAccessToken` (IAM 403), `/html502`, `/reset` (TCP reset before any response), `/hangup` (the peer closes the socket), `/slow?ms=N`.
+ * `/iam/v1/projects/-/serviceAccounts/<email>:generateAccessToken` (IAM 403), the metadata server's token path (404),
+ * `/html502`, `/reset` (TCP reset before any response), `/hangup` (the peer closes the socket), `/slow?ms=N`.
  */
-export async function startFakeGoogle(): Promise<FakeGoogle> {
+export async function startFakeGoogle(options: { tls?: FakeGoogleTls } = {}): Promise<FakeGoogle> {
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     void (async () => {
       const body = await readRequestBody(req);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -233,6 +311,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
         case '/token/ok':
           sendJson(res, 200, { access_token: ISSUED_ACCESS_TOKEN, expires_in: 3599, token_type: 'Bearer' });
           return;
+        case '/computeMetadata/v1/instance/service-accounts/default/token':
+          // A Compute Engine instance without service account scopes: the metadata server answers a bare 404.
+          res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'metadata-flavor': 'Google' });
+          res.end('Not Found');
+          return;
         case '/html502':
           res.writeHead(502, { 'content-type': 'text/html; charset=UTF-8' });
           res.end(HTML_502);
@@ -256,8 +339,9 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
           sendJson(res, 404, { error: { code: 404, message: `No fake route for ${path}`, status: 'NOT_FOUND' } });
       }
     })();
-  });
-  const { origin, port, close } = await listenOnLoopback(server);
+  };
+  const { origin, port, close } =
+    options.tls === undefined ? await listenOnLoopback(createServer(handler) as Server) : await listenHttp2OnLoopback(options.tls, handler);
 
   return {
     origin,

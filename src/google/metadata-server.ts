@@ -1,0 +1,73 @@
+/**
+ * The Compute Engine metadata server refusing an access token: google-auth-library's `Compute` client (Application
+ * Default Credentials on Compute Engine, Cloud Run, GKE) asks `/computeMetadata/v1/instance/service-accounts/.../token`
+ * and, on a 403 or 404, rewrites the gaxios error's message to explain it ("This may be because the Compute Engine
+ * instance does not have any permission scopes specified"). The client sees that the metadata server failed and
+ * Google's explanation, never the response body GAL appends.
+ */
+import { httpStatusOf, requestUrlOf } from '../kit/http.js';
+import { messageOf } from '../kit/read.js';
+import type { ErrorRule, FailureFacts } from '../rules/rule.js';
+import { reasonPhraseOf } from './api-error-text.js';
+import { googleFailedRequestOf } from './api-error.js';
+import { isGaxiosError } from './gaxios.js';
+
+/** google-auth-library's explanations, by status, as it words them. */
+const EXPLANATIONS: Readonly<Record<number, string>> = {
+  403: 'This may be because the Compute Engine instance does not have the correct permission scopes specified.',
+  404: 'This may be because the Compute Engine instance does not have any permission scopes specified.',
+};
+
+/** The metadata server's path prefix. */
+const METADATA_PATH = '/computeMetadata/';
+
+/** True for a URL whose path is the metadata server's. */
+function isMetadataUrl(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    return new URL(url).pathname.startsWith(METADATA_PATH);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True for a gaxios error with an HTTP status from a request to the metadata server (`/computeMetadata/...`), such as
+ * the one google-auth-library's `Compute` client throws when no access token is to be had.
+ */
+function isMetadataServerError(error: unknown): boolean {
+  return isGaxiosError(error) && httpStatusOf(error) !== undefined && isMetadataUrl(requestUrlOf(error));
+}
+
+/**
+ * Client text: `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the
+ * Compute Engine instance does not have any permission scopes specified.` (the explanation when google-auth-library
+ * gave one).
+ */
+function metadataServerMessage(error: unknown): string {
+  const status = httpStatusOf(error) ?? 0;
+  const phrase = reasonPhraseOf(status);
+  const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
+  const explanation = EXPLANATIONS[status];
+  const explained = explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1));
+  return explained ? `${head} ${explanation}` : head;
+}
+
+/** Failure facts: code `metadata_server`; retryable after a 5xx, not after a 4xx (the instance's settings must change). */
+function metadataServerFailure(error: unknown): FailureFacts {
+  return { code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 };
+}
+
+/**
+ * Metadata server failures ({@link isMetadataServerError}): text as {@link metadataServerMessage}, status 500 (the
+ * server's environment, not the caller), logged at warn; failure facts as {@link metadataServerFailure}.
+ */
+export const googleMetadataServerRule: ErrorRule = Object.freeze({
+  name: 'google-metadata-server',
+  predicate: isMetadataServerError,
+  message: metadataServerMessage,
+  status: 500,
+  level: 'warn',
+  request: googleFailedRequestOf,
+  failure: metadataServerFailure,
+});
