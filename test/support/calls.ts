@@ -71,11 +71,12 @@ export function referenceIn(text: string): string {
 }
 
 /**
- * The text with every `(reference <12 hex>)` written `(reference <id>)`: a search for a short literal (`403`, say)
- * in text holding a random reference id must not find it inside the id.
+ * The text with every `(reference <12 hex>)` written `(reference <id>)`, and every JSON `"correlationId":"<12 hex>"`
+ * written `"correlationId":"<id>"`: a search for a short literal (`403`, say) in text holding a random id must not
+ * find it inside the id.
  */
 export function withoutReferences(text: string): string {
-  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)');
+  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)').replace(/"correlationId":"[0-9a-f]{12}"/g, '"correlationId":"<id>"');
 }
 
 /** Waits for in-flight notifications to arrive. */

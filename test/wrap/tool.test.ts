@@ -2,6 +2,7 @@ import { McpError, ErrorCode, UrlElicitationRequiredError } from '@modelcontextp
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createErrorPolicy, ToolError, toToolResult, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
+import { expectCorrelated, failureObject, toolFailure } from '../support/failure.js';
 import { captureLogs, connect, newServer, REFERENCE, textOf, type Session } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e-internal-detail';
@@ -34,13 +35,15 @@ function expectCrash(result: unknown, records: LogRecord[], name = 'sheet_get'):
   const match = new RegExp(`^Error executing tool ${name} \\(reference ([0-9a-f]{12})\\)$`).exec(text);
   expect(match, text).not.toBeNull();
   const reference = match![1]!;
-  expect(result).toEqual({ content: [{ type: 'text', text }], isError: true });
+  // the failure object says `internal`, nothing else, and its correlation id is the reference
+  expect(result).toEqual(toolFailure(text, failureObject('internal', false, { correlationId: reference })));
   expect(JSON.stringify(result)).not.toContain(CANARY);
   expect(records).toHaveLength(1);
   const record = records[0]!;
   expect(record.level).toBe('error');
   expect(record.kind).toBe('crash');
   expect(record.reference).toBe(reference);
+  expect(record.correlationId).toBe(reference);
   expect(record.message).toContain(`(reference ${reference})`);
   expect(record.message.startsWith(`tool "${name}" crashed (reference ${reference}): `)).toBe(true);
   expect(record.stack).toBeTypeOf('string');
@@ -50,7 +53,8 @@ function expectCrash(result: unknown, records: LogRecord[], name = 'sheet_get'):
 describe('withClientVisibleErrors through a real client', () => {
   it('shows a ToolError as an isError result and logs one info line without a stack', async () => {
     const { result, records } = await callFailing(() => new ToolError('Sheet name must not be empty'));
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Sheet name must not be empty' }], isError: true });
+    expect(result).toEqual(toolFailure('Error executing tool sheet_get: Sheet name must not be empty', failureObject('tool_error', false)));
+    const correlationId = expectCorrelated(result, records[0]);
     expect(records).toEqual([
       {
         level: 'info',
@@ -62,6 +66,7 @@ describe('withClientVisibleErrors through a real client', () => {
         status: 500,
         errorName: 'ToolError',
         errorMessage: 'Sheet name must not be empty',
+        correlationId,
       },
     ]);
   });
@@ -124,15 +129,17 @@ describe('withClientVisibleErrors through a real client', () => {
 
   it('shows the ToolError text when a ToolError is the cause of a plain Error', async () => {
     const { result, records } = await callFailing(() => new Error(`wrapper ${CANARY}`, { cause: new ToolError('Quota of 3 sheets reached') }));
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Quota of 3 sheets reached' }], isError: true });
+    expect(result).toEqual(toolFailure('Error executing tool sheet_get: Quota of 3 sheets reached', failureObject('tool_error', false)));
     expect(records).toHaveLength(1);
+    expectCorrelated(result, records[0]);
     expect(records[0]!.level).toBe('info');
   });
 
   it('shows only the ToolError text when its cause is a crash', async () => {
     const { result, records } = await callFailing(() => new ToolError('Could not open the sheet', { cause: new TypeError(CANARY) }));
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Could not open the sheet' }], isError: true });
+    expect(result).toEqual(toolFailure('Error executing tool sheet_get: Could not open the sheet', failureObject('tool_error', false)));
     expect(records).toHaveLength(1);
+    expectCorrelated(result, records[0]);
   });
 
   it('passes an McpError through untouched: the wire shows what the SDK shows without the policy', async () => {
@@ -149,9 +156,11 @@ describe('withClientVisibleErrors through a real client', () => {
     const bare = await session.client.callTool({ name: 'bare', arguments: {} });
     const wrapped = await session.client.callTool({ name: 'wrapped', arguments: {} });
     expect(wrapped).toEqual(bare);
+    // no failure object on a protocol error, and no correlation id on its record
     expect(wrapped).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Unknown sheet id' }], isError: true });
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ level: 'info', kind: 'protocol', status: 400 });
+    expect(records[0]).not.toHaveProperty('correlationId');
   });
 
   it('passes UrlElicitationRequired (-32042) through as a JSON-RPC error', async () => {
@@ -176,9 +185,10 @@ describe('withClientVisibleErrors through a real client', () => {
     );
     session = await connect(server);
     const result = await session.client.callTool({ name: 'stats', arguments: {} });
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool stats: The sheet is empty' }], isError: true });
+    expect(result).toEqual(toolFailure('Error executing tool stats: The sheet is empty', failureObject('tool_error', false)));
     expect(result).not.toHaveProperty('structuredContent');
     expect(records).toHaveLength(1);
+    expectCorrelated(result, records[0]);
   });
 
   it('leaves successful results as they are', async () => {
@@ -255,12 +265,11 @@ describe('toToolResult', () => {
       }
     });
     session = await connect(server);
-    expect(await session.client.callTool({ name: 'safe', arguments: {} })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool safe: Range A1:B is not valid' }],
-      isError: true,
-    });
+    const result = await session.client.callTool({ name: 'safe', arguments: {} });
+    expect(result).toEqual(toolFailure('Error executing tool safe: Range A1:B is not valid', failureObject('tool_error', false)));
     expect(records).toHaveLength(1);
     expect(records[0]!.message).toBe('tool "safe" failed: ToolError "Range A1:B is not valid"');
+    expectCorrelated(result, records[0]);
   });
 
   it('masks a caught crash with a reference that is in the log', () => {
@@ -269,6 +278,7 @@ describe('toToolResult', () => {
     const reference = /\(reference ([0-9a-f]{12})\)$/.exec(textOf(result))?.[1];
     expect(reference).toMatch(REFERENCE);
     expect(records[0]!.reference).toBe(reference);
+    expect(result._meta).toEqual({ 'mcp-error-policy/failure': failureObject('internal', false, { correlationId: reference }) });
   });
 
   it('reports the caught failure status to the access log of the wrapping tool', async () => {
@@ -316,7 +326,7 @@ describe('wrapper arguments', () => {
     const fails = withClientVisibleErrors((): never => {
       throw new ToolError('sync');
     }, { name: 'sync', policy });
-    await expect(fails()).resolves.toEqual({ content: [{ type: 'text', text: 'Error executing tool sync: sync' }], isError: true });
+    await expect(fails()).resolves.toEqual(toolFailure('Error executing tool sync: sync', failureObject('tool_error', false)));
     const value = { content: [] };
     expect(withClientVisibleErrors(() => value, { policy })()).toBe(value);
   });
