@@ -17,6 +17,7 @@ import {
   type ErrorRule,
   type LogRecord,
 } from '../src/index.js';
+import { expectCorrelated, failureData, failureObject, toolFailure } from './support/failure.js';
 import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
 
 class RevokedError extends Error {
@@ -154,8 +155,12 @@ describe('onOutcome', () => {
       const error = await rpcError(client.readResource({ uri: 'sheet://missing' }));
       process.stderr.write = write;
       const reference = referenceIn(textOf(result));
-      expect(textOf(result)).toBe(`Error executing tool crash (reference ${reference})`);
-      expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named missing', data: { uri: 'sheet://missing' } });
+      expect(result).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+      expect(error).toEqual({
+        code: -32002,
+        message: 'MCP error -32002: No sheet named missing',
+        data: failureData(failureObject('resource_not_found', false), 'sheet://missing'),
+      });
       expect(stderr).toHaveLength(2);
       expect(stderr[0]).toMatch(
         new RegExp(`^\\[mcp-error-policy\\] ERROR tool "crash" crashed \\(reference ${reference}\\): Error "boom" \\(the configured logger threw\\)\\n {4}at `),
@@ -171,19 +176,21 @@ describe('reauthorize', () => {
   it('appends the text to failures whose rule asks for it, on tools, resources and prompts, with status 401', async () => {
     const { policy, records } = capture({ rules, reauthorize: HINT });
     const { client } = await connect(fullServer(policy));
-    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe(`Error executing tool revoked: The sign-in was revoked\n\n${HINT}`);
-    expect(await rpcError(client.readResource({ uri: 'sheet://revoked' }))).toEqual({
-      code: -32603,
-      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
-      data: undefined,
-    });
-    expect(await rpcError(client.getPrompt({ name: 'p_revoked' }))).toEqual({
-      code: -32603,
-      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
-      data: undefined,
-    });
-    // other rules get no hint
-    expect(textOf(await client.callTool({ name: 'quota', arguments: {} }))).toBe('Error executing tool quota: Quota exceeded, retry in 30s');
+    const revoked = failureObject('revoked', false);
+    const answers = [
+      await client.callTool({ name: 'revoked', arguments: {} }),
+      await rpcError(client.readResource({ uri: 'sheet://revoked' })),
+      await rpcError(client.getPrompt({ name: 'p_revoked' })),
+      await client.callTool({ name: 'quota', arguments: {} }),
+    ];
+    expect(answers).toEqual([
+      toolFailure(`Error executing tool revoked: The sign-in was revoked\n\n${HINT}`, revoked),
+      { code: -32603, message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`, data: failureData(revoked) },
+      { code: -32603, message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`, data: failureData(revoked) },
+      // other rules get no hint
+      toolFailure('Error executing tool quota: Quota exceeded, retry in 30s', failureObject('quota', false)),
+    ]);
+    answers.forEach((answer, i) => expectCorrelated(answer, records[i]));
     expect(records.map((r) => [r.name, r.rule, r.status, r.level])).toEqual([
       ['revoked', 'revoked', 401, 'warn'],
       ['sheet://revoked', 'revoked', 401, 'warn'],
