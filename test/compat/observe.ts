@@ -3,7 +3,7 @@
  * normalised) and the log records it produced. Imports no SDK, so that SDK v1 and v2 runs share it.
  */
 import type { LogRecord } from '../../src/index.js';
-import { failureObjectOf } from '../support/calls.js';
+import { failureObjectOf, splitFailure } from '../support/calls.js';
 import { normaliseRunValues, type ExpectedFailure, type ExpectedWire, type Scenario } from './scenarios.js';
 
 /** What a client got from one call. */
@@ -53,7 +53,7 @@ export async function observe(client: LooseClient, scenario: Scenario): Promise<
     const result = raw as { content?: { type: string; text?: string }[]; isError?: boolean };
     const first = result.content?.[0];
     const text = normaliseRunValues(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw));
-    wire = { result: { text, isError: result.isError === true, ...withoutCorrelation(failureObjectOf(raw)) } };
+    wire = { result: { text, isError: result.isError === true, ...failureOf(raw) } };
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
     raw = { code, message, data };
@@ -63,7 +63,7 @@ export async function observe(client: LooseClient, scenario: Scenario): Promise<
         code: typeof code === 'number' ? code : NaN,
         message: normaliseRunValues(String(message)),
         ...(typeof uri === 'string' ? { uri } : {}),
-        ...withoutCorrelation(failureObjectOf(raw)),
+        ...failureOf(raw),
       },
     };
   }
@@ -73,10 +73,9 @@ export async function observe(client: LooseClient, scenario: Scenario): Promise<
 }
 
 /** `{ failure }` without its correlation id (checked against the record instead), or nothing when there is none. */
-function withoutCorrelation(object: Readonly<Record<string, unknown>> | undefined): { failure?: ExpectedFailure } {
-  if (object === undefined) return {};
-  const { correlationId: _correlationId, ...rest } = object;
-  return { failure: rest as unknown as ExpectedFailure };
+function failureOf(answer: unknown): { failure?: ExpectedFailure } {
+  const { failure } = splitFailure(answer);
+  return failure === undefined ? {} : { failure: failure as unknown as ExpectedFailure };
 }
 
 export function lineOf(record: LogRecord): string {

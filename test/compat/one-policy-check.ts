@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
-import { failureObjectOf, REFERENCE } from '../support/calls.js';
+import { REFERENCE, splitFailure } from '../support/calls.js';
 import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
 import { link, type LinkableClient } from '../support/link.js';
 import type { LooseServer } from './scenarios.js';
@@ -57,17 +57,11 @@ export interface Read {
   readonly correlationId?: unknown;
 }
 
-function withFailure(answer: Read['answer'], object: Readonly<Record<string, unknown>> | undefined): Read {
-  if (object === undefined) return { answer };
-  const { correlationId, ...failure } = object;
-  return { answer, failure, correlationId };
-}
-
 async function errorRead(promise: Promise<unknown>): Promise<Read> {
   try {
     await promise;
   } catch (error) {
-    return withFailure((error as Error).message, failureObjectOf(error));
+    return { answer: (error as Error).message, ...splitFailure(error) };
   }
   throw new Error('expected a JSON-RPC error');
 }
@@ -78,7 +72,7 @@ export async function callAll(client: AnyClient): Promise<Read[]> {
   for (const name of TOOL_CALLS) {
     const result = (await client.callTool({ name, arguments: {} })) as { content: { text: string }[]; isError?: boolean };
     const text = result.content[0]?.text;
-    read.push(withFailure(result.isError === true ? { text, isError: true } : { text }, failureObjectOf(result)));
+    read.push({ answer: result.isError === true ? { text, isError: true } : { text }, ...splitFailure(result) });
   }
   read.push(await errorRead(client.getPrompt({ name: 'prompt_before' })));
   read.push(await errorRead(client.readResource({ uri: 'note://forbidden' })));

@@ -63,6 +63,17 @@ export function failureObjectOf(answer: unknown): Readonly<Record<string, unknow
   return object === undefined ? undefined : (object as Record<string, unknown>);
 }
 
+/**
+ * The failure object of `answer` split from its correlation id (random: tests tie it to the log record apart), or
+ * `{}` when the answer carries none.
+ */
+export function splitFailure(answer: unknown): { failure?: Readonly<Record<string, unknown>>; correlationId?: unknown } {
+  const object = failureObjectOf(answer);
+  if (object === undefined) return {};
+  const { correlationId, ...failure } = object;
+  return { failure, correlationId };
+}
+
 /** The reference id at the end of a crash text. */
 export function referenceIn(text: string): string {
   const match = /\(reference ([0-9a-f]{12})\)$/.exec(text);
