@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failureObjectOf } from '../support/calls.js';
-import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/pino-logger.ts');

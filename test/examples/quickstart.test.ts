@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/quickstart.ts');
