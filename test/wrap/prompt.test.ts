@@ -14,7 +14,7 @@ import {
   type ErrorPolicy,
 } from '../../src/index.js';
 import { expectCorrelated, failureData, failureObject } from '../support/failure.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations, withoutReferences } from '../support/session.js';
+import { capture, connect, newServer, REFERENCE, referenceIn, rpcError, withoutDurations, withoutReferences } from '../support/session.js';
 
 const CANARY = 'CANARY-9a4c';
 
@@ -120,3 +120,27 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
     }
   });
 }
+
+describe('the failure object on prompt errors', () => {
+  it('failureObject: false: no `data`; a retry delay still ends the text', async () => {
+    for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
+      const { policy, records } = capture({ failureObject: false });
+      const { client } = await connect(
+        serve(mode, policy, () => {
+          throw new ToolError('Busy', { code: 'busy', retryAfterMs: 2500 });
+        }),
+      );
+      expect(await rpcError(client.getPrompt({ name: 'hello' }))).toEqual({ code: -32603, message: 'MCP error -32603: Busy Retry after 3 s.', data: undefined });
+      expect(records[0]?.correlationId).toMatch(REFERENCE);
+      const on = capture();
+      const { client: withObject } = await connect(
+        serve(mode, on.policy, () => {
+          throw new ToolError('Busy', { code: 'busy', retryAfterMs: 2500 });
+        }),
+      );
+      const error = await rpcError(withObject.getPrompt({ name: 'hello' }));
+      expect(error.data).toEqual(failureData(failureObject('busy', true, { retryAfterMs: 2500 })));
+      expectCorrelated(error, on.records[0]);
+    }
+  });
+});

@@ -15,7 +15,7 @@ import {
   type ErrorRule,
 } from '../../src/index.js';
 import { expectCorrelated, failureData, failureObject } from '../support/failure.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../support/session.js';
+import { capture, connect, FAILURE_KEY, newServer, REFERENCE, referenceIn, rpcError, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-51d0';
 
@@ -206,3 +206,27 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
     });
   });
 }
+
+describe('the failure object on resource and prompt errors', () => {
+  it('failureObject: false: `data` only for a resource not found (its uri); draftToolFailure never reaches `data`', async () => {
+    for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
+      for (const [thrown, code, failureCode] of [
+        [() => new ResourceNotFoundError('No sheet named x'), -32002, 'resource_not_found'],
+        [() => new ResourceError('Busy', { retryAfterMs: 1000 }), -32603, 'resource_error'],
+        [() => new Error(CANARY), -32603, 'internal'],
+      ] as const) {
+        const cb = () => {
+          throw thrown();
+        };
+        const off = await readError(mode, 'sheet://x', cb, { failureObject: false, draftToolFailure: true });
+        expect(off.error.code).toBe(code);
+        expect(off.error.data).toEqual(code === -32002 ? { uri: 'sheet://x' } : undefined);
+        expect(off.records[0]?.correlationId).toMatch(REFERENCE);
+        const on = await readError(mode, 'sheet://x', cb, { draftToolFailure: true });
+        expect(Object.keys(on.error.data as object)).toEqual(code === -32002 ? ['uri', FAILURE_KEY] : [FAILURE_KEY]);
+        expect((on.error.data as Record<string, { code: string }>)[FAILURE_KEY]!.code).toBe(failureCode);
+        expectCorrelated(on.error, on.records[0]);
+      }
+    }
+  });
+});
