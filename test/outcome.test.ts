@@ -8,12 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   applyErrorPolicy,
+  classifyError,
   coreRules,
   createErrorPolicy,
   ResourceNotFoundError,
   ToolError,
   withClientVisibleErrors,
   type ErrorPolicy,
+  type ErrorPolicyOptions,
   type ErrorRule,
   type LogRecord,
 } from '../src/index.js';
@@ -220,6 +222,56 @@ describe('reauthorize', () => {
     expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe('Error executing tool revoked: The sign-in was revoked');
     expect(seen.every((e) => e instanceof RevokedError)).toBe(true);
     expect(outcomes.map((o) => o.status)).toEqual([401, 401]);
+  });
+
+  describe('{ text, url }', () => {
+    const URL_ = 'https://acme.example/login';
+    /** The client text and failure object of a revoked sign-in through a hand-wrapped tool, under `reauthorize`. */
+    async function revokedAnswer(reauthorize: ErrorPolicyOptions['reauthorize']) {
+      const { policy, records, outcomes } = capture({ rules, reauthorize });
+      const server = newServer();
+      server.registerTool('revoked', {}, withClientVisibleErrors(() => {
+        throw new RevokedError('invalid_grant');
+      }, { name: 'revoked', policy }));
+      const { client } = await connect(server);
+      const result = await client.callTool({ name: 'revoked', arguments: {} });
+      expect(outcomes.map((o) => o.status)).toEqual([401]);
+      expectCorrelated(result, records[0]);
+      expect(result).toEqual(toolFailure(textOf(result), failureObject('revoked', false)));
+      return textOf(result);
+    }
+
+    it('appends the text, a space and the URL (to a client without URL elicitation)', async () => {
+      expect(await revokedAnswer({ text: 'Sign in to Acme again:', url: URL_ })).toBe(`Error executing tool revoked: The sign-in was revoked\n\nSign in to Acme again: ${URL_}`);
+    });
+
+    it('does not repeat a URL the text already holds; a text alone is the text', async () => {
+      expect(await revokedAnswer({ text: `Sign in at ${URL_} again.`, url: URL_ })).toBe(`Error executing tool revoked: The sign-in was revoked\n\nSign in at ${URL_} again.`);
+      expect(await revokedAnswer({ text: 'Run `acme auth login`.' })).toBe('Error executing tool revoked: The sign-in was revoked\n\nRun `acme auth login`.');
+    });
+
+    it('a function may return { text, url }, a string or nothing; an unusable URL is left out, an empty text gives no hint', async () => {
+      const answers: unknown[] = [{ text: 'Sign in again:', url: URL_ }, 'Run `acme auth login`.', undefined, { text: 'Sign in again.', url: 'javascript:alert(1)' }, { text: '', url: URL_ }, { url: URL_ }];
+      let i = 0;
+      const fn = () => answers[i++] as never;
+      const texts = [];
+      for (let n = 0; n < answers.length; n += 1) texts.push(await revokedAnswer(fn));
+      expect(texts).toEqual([
+        `Error executing tool revoked: The sign-in was revoked\n\nSign in again: ${URL_}`,
+        'Error executing tool revoked: The sign-in was revoked\n\nRun `acme auth login`.',
+        'Error executing tool revoked: The sign-in was revoked',
+        'Error executing tool revoked: The sign-in was revoked\n\nSign in again.',
+        'Error executing tool revoked: The sign-in was revoked',
+        'Error executing tool revoked: The sign-in was revoked',
+      ]);
+    });
+
+    it('the classification names the sign-in page only when there is a URL', () => {
+      const error = new RevokedError('invalid_grant');
+      expect(classifyError(error, createErrorPolicy({ rules, reauthorize: { text: 'Sign in again:', url: URL_ } }))).toMatchObject({ signIn: { text: 'Sign in again:', url: URL_ } });
+      expect(classifyError(error, createErrorPolicy({ rules, reauthorize: 'Sign in again.' }))).not.toHaveProperty('signIn');
+      expect(classifyError(new QuotaError('429'), createErrorPolicy({ rules, reauthorize: { text: 'Sign in again:', url: URL_ } }))).not.toHaveProperty('signIn');
+    });
   });
 
   it('without a reauthorize option, a rule marked reauthorize still reports 401 and shows only its message', async () => {
