@@ -227,7 +227,7 @@ describe('reauthorize', () => {
   describe('{ text, url }', () => {
     const URL_ = 'https://acme.example/login';
     /** The client text and failure object of a revoked sign-in through a hand-wrapped tool, under `reauthorize`. */
-    async function revokedAnswer(reauthorize: ErrorPolicyOptions['reauthorize']) {
+    async function revokedAnswer(reauthorize: NonNullable<ErrorPolicyOptions['reauthorize']>) {
       const { policy, records, outcomes } = capture({ rules, reauthorize });
       const server = newServer();
       server.registerTool('revoked', {}, withClientVisibleErrors(() => {
