@@ -1,8 +1,24 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, ResourceNotFoundError as V2ResourceNotFoundError } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { classifyError, createErrorPolicy, ResourceError, ResourceNotFoundError, ToolError, zodErrorRule, type ErrorRule } from '../src/index.js';
+import {
+  classifyError,
+  createErrorPolicy,
+  ResourceError,
+  ResourceNotFoundError,
+  ToolError,
+  toToolResult,
+  zodErrorRule,
+  type AnticipatedClassification,
+  type CrashClassification,
+  type DeliberateErrorOptions,
+  type ErrorPolicyOptions,
+  type ErrorRule,
+  type FailureFacts,
+  type FailureInfo,
+  type Reauthorization,
+} from '../src/index.js';
 import { MAX_CHAIN_NODES } from '../src/kit/chain.js';
 import { REFERENCE } from './support/calls.js';
 
@@ -304,5 +320,21 @@ describe('the failure object of a classification', () => {
       expect(facts(undefined, limited({ 'retry-after': 'Sun, 06 Nov 1994 08:49:37 GMT' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 0 });
       expect(facts(undefined, limited({ 'retry-after': 'Sunday, 06-Nov-94 08:49:37 GMT' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 0 });
     });
+  });
+});
+
+describe('the failure object types', () => {
+  it('are exported as documented', () => {
+    expectTypeOf<FailureInfo>().toEqualTypeOf<{ readonly code: string; readonly retryable: boolean; readonly retryAfterMs?: number; readonly correlationId: string }>();
+    expectTypeOf<FailureFacts>().toEqualTypeOf<{ readonly code?: string | undefined; readonly retryable?: boolean | undefined; readonly retryAfterMs?: number | undefined }>();
+    expectTypeOf<NonNullable<ErrorRule['failure']>>().toEqualTypeOf<FailureFacts | ((error: unknown) => FailureFacts | undefined)>();
+    expectTypeOf<Reauthorization>().toEqualTypeOf<{ readonly text: string; readonly url?: string | undefined }>();
+    expectTypeOf<NonNullable<ErrorPolicyOptions['reauthorize']>>().toEqualTypeOf<string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined)>();
+    expectTypeOf<ErrorPolicyOptions['failureObject']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<ErrorPolicyOptions['draftToolFailure']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Pick<DeliberateErrorOptions, 'code' | 'retryable' | 'retryAfterMs'>>().toEqualTypeOf<{ readonly code?: string; readonly retryable?: boolean; readonly retryAfterMs?: number }>();
+    expectTypeOf<AnticipatedClassification['failure']>().toEqualTypeOf<FailureInfo>();
+    expectTypeOf<CrashClassification['failure']>().toEqualTypeOf<FailureInfo>();
+    expectTypeOf(toToolResult(new Error('x'))._meta).toEqualTypeOf<Record<string, unknown> | undefined>();
   });
 });
