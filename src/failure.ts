@@ -7,6 +7,7 @@ import { findInChain } from './kit/chain.js';
 import { responseRetryAfterMsOf } from './kit/http.js';
 import { readProp } from './kit/read.js';
 import { newReference } from './reference.js';
+import { scrubSecrets } from './scrub.js';
 import type { ErrorRule, FailureFacts } from './rules/rule.js';
 
 /** The failure object of one answered failure. */
@@ -39,6 +40,14 @@ function factsOf(rule: ErrorRule, matched: unknown): FailureFacts | undefined {
   }
 }
 
+/**
+ * True for a code the failure object may carry: letters, digits, `_`, `.`, `:`, `-` (at most 64), and nothing the
+ * secret patterns take for a credential (an `AIza` key or a `ya29.` token matches the character set).
+ */
+export function isFailureCode(value: unknown): value is string {
+  return typeof value === 'string' && CODE_PATTERN.test(value) && scrubSecrets(value) === value;
+}
+
 /** A delay as whole milliseconds from 0 to a day, or undefined for anything else. */
 export function retryDelay(value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
@@ -56,7 +65,7 @@ export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: un
   const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
   const retryable = readProp(facts, 'retryable');
   const info = {
-    code: typeof code === 'string' && CODE_PATTERN.test(code) ? code : rule.name,
+    code: isFailureCode(code) ? code : rule.name,
     retryable: typeof retryable === 'boolean' ? retryable : retryAfterMs !== undefined,
     correlationId: newReference(),
   };

@@ -1,8 +1,26 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, ResourceNotFoundError as V2ResourceNotFoundError } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
-import { classifyError, createErrorPolicy, ToolError, type ErrorRule } from '../src/index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import {
+  classifyError,
+  createErrorPolicy,
+  ResourceError,
+  ResourceNotFoundError,
+  ToolError,
+  toToolResult,
+  zodErrorRule,
+  type AnticipatedClassification,
+  type CrashClassification,
+  type DeliberateErrorOptions,
+  type ErrorPolicyOptions,
+  type ErrorRule,
+  type FailureFacts,
+  type FailureInfo,
+  type Reauthorization,
+} from '../src/index.js';
 import { MAX_CHAIN_NODES } from '../src/kit/chain.js';
+import { REFERENCE } from './support/calls.js';
 
 const quiet = { logger: () => undefined };
 const policy = createErrorPolicy(quiet);
@@ -118,5 +136,205 @@ describe('classifyError', () => {
 
   it('uses the default policy when none is given', () => {
     expect(classifyError(new ToolError('plain'))).toMatchObject({ kind: 'anticipated', message: 'plain', level: 'info' });
+  });
+});
+
+describe('the failure object of a classification', () => {
+  const anticipated = (error: unknown, p = policy) => {
+    const c = classifyError(error, p);
+    if (c.kind !== 'anticipated') throw new Error(`expected anticipated, got ${c.kind}`);
+    return c;
+  };
+  /** The classification's failure object without its (random) correlation id, which is checked on its own. */
+  const factsOf = (error: unknown, p = policy) => {
+    const { correlationId, ...facts } = anticipated(error, p).failure;
+    expect(correlationId).toMatch(REFERENCE);
+    return facts;
+  };
+
+  it('core rules: network and timeout retryable, abort and file-system not; a crash is `internal` with its reference', () => {
+    const network = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:443'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    expect(factsOf(network)).toEqual({ code: 'network', retryable: true });
+    expect(factsOf(new DOMException('late', 'TimeoutError'))).toEqual({ code: 'timeout', retryable: true });
+    expect(factsOf(new DOMException('stop', 'AbortError'))).toEqual({ code: 'aborted', retryable: false });
+    expect(factsOf(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', syscall: 'open', errno: -2 }))).toEqual({ code: 'file-system', retryable: false });
+    const withZod = createErrorPolicy({ ...quiet, rules: [zodErrorRule] });
+    expect(factsOf(z.object({ n: z.number() }).safeParse({ n: 'x' }).error, withZod)).toEqual({ code: 'zod', retryable: false });
+
+    const crash = classifyError(new Error('boom'), policy);
+    expect(crash.kind === 'crash' && crash.failure).toEqual({ code: 'internal', retryable: false, correlationId: crash.kind === 'crash' ? crash.reference : '' });
+    const protocol = classifyError(new McpError(-32602, 'bad'), policy);
+    expect(protocol).not.toHaveProperty('failure');
+  });
+
+  it('a rule without `failure`: its name as the code, not retryable, no delay', () => {
+    expect(factsOf(new QuotaError(30), createErrorPolicy({ ...quiet, rules: [quotaRule] }))).toEqual({ code: 'quota', retryable: false });
+  });
+
+  it('gives every failure its own 12-hex correlation id', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => anticipated(new ToolError('x')).failure.correlationId));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(REFERENCE);
+  });
+
+  describe('deliberate errors', () => {
+    it('default codes by kind; `code`, `retryable` and `retryAfterMs` options; the delay ends the text', () => {
+      expect(factsOf(new ToolError('x'))).toEqual({ code: 'tool_error', retryable: false });
+      expect(factsOf(new ResourceError('x'))).toEqual({ code: 'resource_error', retryable: false });
+      expect(factsOf(new ResourceNotFoundError('x'))).toEqual({ code: 'resource_not_found', retryable: false });
+      expect(factsOf(new ToolError('x', { code: 'invalid_input' }))).toEqual({ code: 'invalid_input', retryable: false });
+      expect(factsOf(new ResourceError('x', { code: 'sheet.locked:v2', retryable: true }))).toEqual({ code: 'sheet.locked:v2', retryable: true });
+      // a delay makes it retryable by default, and is said at the end of the client text
+      const later = anticipated(new ToolError('The sheet is being recalculated.', { retryAfterMs: 30_000 }));
+      expect(later.message).toBe('The sheet is being recalculated. Retry after 30 s.');
+      expect(later.failure).toEqual({ code: 'tool_error', retryable: true, retryAfterMs: 30_000, correlationId: expect.stringMatching(REFERENCE) });
+      expect(factsOf(new ResourceNotFoundError('x', { code: 'pending', retryAfterMs: 1500 }))).toEqual({ code: 'pending', retryable: true, retryAfterMs: 1500 });
+      // not retryable: the delay means nothing, and neither the object nor the text gives it
+      const never = anticipated(new ToolError('Archived.', { retryable: false, retryAfterMs: 30_000 }));
+      expect([never.message, never.failure.retryable, 'retryAfterMs' in never.failure]).toEqual(['Archived.', false, false]);
+      // found on the cause chain like the text
+      expect(factsOf(new Error('wrapper', { cause: new ToolError('x', { code: 'inner' }) }))).toEqual({ code: 'inner', retryable: false });
+    });
+
+    it('keeps the options off the enumerable fields (loggers that dump errors do not print them)', () => {
+      const error = new ToolError('x', { code: 'invalid_input', retryAfterMs: 5 });
+      expect(Object.keys(new ToolError('x'))).toEqual(['name']);
+      expect(Object.keys(error)).toEqual(['name']);
+      expect(JSON.stringify(error)).toBe('{"name":"ToolError"}');
+    });
+
+    it.each([
+      ['code', { code: 'has space' }],
+      ['code', { code: '' }],
+      ['code', { code: 'c'.repeat(65) }],
+      ['code', { code: 42 }],
+    ])('throws a TypeError naming %s for %j, from every deliberate class', (_option, options) => {
+      const message = 'Expected `code` to be a string of 1 to 64 letters, digits, `_`, `.`, `:` or `-`';
+      for (const Kind of [ToolError, ResourceError, ResourceNotFoundError]) expect(() => new Kind('x', options as never)).toThrow(new TypeError(message));
+    });
+
+    it.each([
+      ['retryable', { retryable: 'yes' }, 'Expected `retryable` to be a boolean'],
+      ['retryAfterMs', { retryAfterMs: -1 }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
+      ['retryAfterMs', { retryAfterMs: Number.NaN }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
+      ['retryAfterMs', { retryAfterMs: Number.POSITIVE_INFINITY }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
+      ['retryAfterMs', { retryAfterMs: '30' }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
+    ])('throws a TypeError naming %s for %j', (_option, options, message) => {
+      for (const Kind of [ToolError, ResourceError, ResourceNotFoundError]) expect(() => new Kind('x', options as never)).toThrow(new TypeError(message));
+    });
+  });
+
+  describe('`Retry after <n> s.`', () => {
+    it.each([
+      [0, 1],
+      [1, 1],
+      [999, 1],
+      [1000, 1],
+      [1001, 2],
+      [29_001, 30],
+      [30_000, 30],
+      [86_400_000, 86_400],
+    ])('%d ms: %d s (rounded up, at least 1)', (ms, seconds) => {
+      expect(anticipated(new ToolError('Busy.', { retryAfterMs: ms })).message).toBe(`Busy. Retry after ${seconds} s.`);
+    });
+
+    it('comes before the re-authorization hint, and is bounded with the text it ends', () => {
+      const revoked: ErrorRule = { name: 'revoked', predicate: (e) => e instanceof QuotaError, message: 'Signed out.', reauthorize: true, failure: { retryAfterMs: 60_000 } };
+      const p = createErrorPolicy({ ...quiet, rules: [revoked], reauthorize: 'Sign in again.' });
+      expect(anticipated(new QuotaError(1), p).message).toBe('Signed out. Retry after 60 s.\n\nSign in again.');
+    });
+  });
+
+  describe('a rule\'s `failure`', () => {
+    class ApiError extends Error {
+      constructor(readonly facts: unknown) {
+        super('api');
+        this.name = 'ApiError';
+      }
+    }
+    const policyWith = (failure: ErrorRule['failure']) =>
+      createErrorPolicy({ ...quiet, rules: [{ name: 'api-rule', predicate: (e) => e instanceof ApiError, message: 'The API failed.', ...(failure === undefined ? {} : { failure }) }] });
+    const facts = (failure: ErrorRule['failure'], thrown: unknown = new ApiError(undefined)) => factsOf(thrown, policyWith(failure));
+
+    it('an object: its code, retryable and delay', () => {
+      expect(facts({ code: 'rate_limited', retryAfterMs: 2000 })).toEqual({ code: 'rate_limited', retryable: true, retryAfterMs: 2000 });
+      expect(facts({ code: 'permission_denied' })).toEqual({ code: 'permission_denied', retryable: false });
+      expect(facts({ retryable: true })).toEqual({ code: 'api-rule', retryable: true });
+      expect(anticipated(new ApiError(undefined), policyWith({ retryAfterMs: 2000 })).message).toBe('The API failed. Retry after 2 s.');
+    });
+
+    it('a function: of the error the rule accepted (a cause, not the wrapper)', () => {
+      const seen: unknown[] = [];
+      const fn = (error: unknown) => {
+        seen.push(error);
+        return (error as ApiError).facts as never;
+      };
+      const inner = new ApiError({ code: 'quota_exceeded', retryAfterMs: 45_000 });
+      expect(facts(fn, new Error('wrapper', { cause: inner }))).toEqual({ code: 'quota_exceeded', retryable: true, retryAfterMs: 45_000 });
+      expect(seen).toEqual([inner]);
+    });
+
+    it('a function that throws, or returns no object: the defaults', () => {
+      const throwing = () => {
+        throw new Error('facts unavailable');
+      };
+      for (const failure of [throwing, () => undefined, () => 'rate_limited', () => 42, () => null]) {
+        expect(facts(failure as ErrorRule['failure'])).toEqual({ code: 'api-rule', retryable: false });
+      }
+    });
+
+    it('an invalid code: the rule name; a delay above a day: a day; a negative or non-finite delay: none', () => {
+      for (const code of ['has space', '', 'c'.repeat(65), 42, 'é']) expect(facts({ code: code as string })).toEqual({ code: 'api-rule', retryable: false });
+      expect(facts({ code: 'c'.repeat(64) })).toEqual({ code: 'c'.repeat(64), retryable: false });
+      const dayMs = 24 * 60 * 60 * 1000;
+      expect(facts({ retryAfterMs: dayMs * 7 })).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: dayMs });
+      expect(anticipated(new ApiError(undefined), policyWith({ retryAfterMs: dayMs * 7 })).message).toBe('The API failed. Retry after 86400 s.');
+      for (const retryAfterMs of [-1, -30_000, Number.NaN, Number.POSITIVE_INFINITY, '30' as unknown as number]) {
+        expect(facts({ retryAfterMs })).toEqual({ code: 'api-rule', retryable: false });
+        expect(anticipated(new ApiError(undefined), policyWith({ retryAfterMs })).message).toBe('The API failed.');
+      }
+      // whole milliseconds
+      expect(facts({ retryAfterMs: 1500.6 })).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 1501 });
+    });
+
+    it('a Retry-After on a response of the cause chain gives the delay when the rule gives none', () => {
+      const limited = (headers: unknown) => new Error('outer', { cause: Object.assign(new ApiError(undefined), { response: { status: 429, headers } }) });
+      expect(facts(undefined, limited({ 'retry-after': '30' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 30_000 });
+      expect(facts(undefined, limited(new Headers({ 'Retry-After': '2' })))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 2000 });
+      expect(facts(undefined, limited({ 'retry-after-ms': '250', 'retry-after': '30' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 250 });
+      // on the wrapper rather than the accepted error: the chain counts
+      const onWrapper = Object.assign(new Error('outer', { cause: new ApiError(undefined) }), { response: { headers: { 'retry-after': '5' } } });
+      expect(facts(undefined, onWrapper)).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 5000 });
+      // the rule's own delay wins; a rule that says not retryable keeps it so, without a delay
+      expect(facts({ retryAfterMs: 1000 }, limited({ 'retry-after': '30' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 1000 });
+      expect(facts({ retryable: false }, limited({ 'retry-after': '30' }))).toEqual({ code: 'api-rule', retryable: false });
+      // nothing usable: no delay
+      for (const value of ['soon', '-5', 'x 1', '1 2', '', 'Wed, 99 Foo 2026']) expect(facts(undefined, limited({ 'retry-after': value }))).toEqual({ code: 'api-rule', retryable: false });
+      // an HTTP date: the time until then (whole seconds: the date has no finer), or 0 for a date past
+      const before = Date.now();
+      const dated = facts(undefined, limited({ 'retry-after': new Date(before + 90_000).toUTCString() }));
+      const after = Date.now();
+      expect(dated).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: expect.any(Number) });
+      expect(dated.retryAfterMs).toBeGreaterThanOrEqual(90_000 - 1000 - (after - before));
+      expect(dated.retryAfterMs).toBeLessThanOrEqual(90_000);
+      expect(facts(undefined, limited({ 'retry-after': 'Sun, 06 Nov 1994 08:49:37 GMT' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 0 });
+      expect(facts(undefined, limited({ 'retry-after': 'Sunday, 06-Nov-94 08:49:37 GMT' }))).toEqual({ code: 'api-rule', retryable: true, retryAfterMs: 0 });
+    });
+  });
+});
+
+describe('the failure object types', () => {
+  it('are exported as documented', () => {
+    expectTypeOf<FailureInfo>().toEqualTypeOf<{ readonly code: string; readonly retryable: boolean; readonly retryAfterMs?: number; readonly correlationId: string }>();
+    expectTypeOf<FailureFacts>().toEqualTypeOf<{ readonly code?: string | undefined; readonly retryable?: boolean | undefined; readonly retryAfterMs?: number | undefined }>();
+    expectTypeOf<NonNullable<ErrorRule['failure']>>().toEqualTypeOf<FailureFacts | ((error: unknown) => FailureFacts | undefined)>();
+    expectTypeOf<Reauthorization>().toEqualTypeOf<{ readonly text: string; readonly url?: string | undefined }>();
+    expectTypeOf<NonNullable<ErrorPolicyOptions['reauthorize']>>().toEqualTypeOf<string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined)>();
+    expectTypeOf<ErrorPolicyOptions['failureObject']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<ErrorPolicyOptions['draftToolFailure']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Pick<DeliberateErrorOptions, 'code' | 'retryable' | 'retryAfterMs'>>().toEqualTypeOf<{ readonly code?: string; readonly retryable?: boolean; readonly retryAfterMs?: number }>();
+    expectTypeOf<AnticipatedClassification['failure']>().toEqualTypeOf<FailureInfo>();
+    expectTypeOf<CrashClassification['failure']>().toEqualTypeOf<FailureInfo>();
+    expectTypeOf(toToolResult(new Error('x'))._meta).toEqualTypeOf<Record<string, unknown> | undefined>();
   });
 });

@@ -7,6 +7,7 @@ import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, withClientVisibleErrors, type ErrorPolicy } from '../src/index.js';
+import { expectCorrelated, failureData, failureObject, toolFailure } from './support/failure.js';
 import { capture, connect, newServer, rpcError, textOf, withoutDurations } from './support/session.js';
 
 const MESSAGE = 'Not signed in: run `acme auth login`.';
@@ -56,20 +57,22 @@ describe('degraded', () => {
     const { policy, records, outcomes } = capture({ degraded: () => (signedIn ? undefined : MESSAGE) });
     const { client } = await connect(serve(policy, ran));
 
-    expect(await client.callTool({ name: 'get_sheet', arguments: { name: 'Q3' } })).toEqual({
-      content: [{ type: 'text', text: `Error executing tool get_sheet: ${MESSAGE}` }],
-      isError: true,
-    });
-    expect(textOf(await client.callTool({ name: 'late', arguments: {} }))).toBe(`Error executing tool late: ${MESSAGE}`);
-    expect(textOf(await client.callTool({ name: 'by_hand', arguments: {} }))).toBe(`Error executing tool by_hand: ${MESSAGE}`);
-    for (const uri of ['static://r', 'sheet://Q3']) {
-      expect(await rpcError(client.readResource({ uri }))).toEqual({ code: -32603, message: `MCP error -32603: ${MESSAGE}`, data: undefined });
+    // every refused call carries the failure object: auth_required, not retryable, a correlation id of its own
+    const authRequired = failureObject('auth_required', false);
+    const answers: unknown[] = [];
+    for (const name of ['get_sheet', 'late', 'by_hand']) {
+      const result = await client.callTool({ name, arguments: name === 'get_sheet' ? { name: 'Q3' } : {} });
+      expect(result).toEqual(toolFailure(`Error executing tool ${name}: ${MESSAGE}`, authRequired));
+      answers.push(result);
     }
-    expect(await rpcError(client.getPrompt({ name: 'summarize', arguments: { sheet: 'Q3' } }))).toEqual({
-      code: -32603,
-      message: `MCP error -32603: ${MESSAGE}`,
-      data: undefined,
-    });
+    for (const uri of ['static://r', 'sheet://Q3']) {
+      const error = await rpcError(client.readResource({ uri }));
+      expect(error).toEqual({ code: -32603, message: `MCP error -32603: ${MESSAGE}`, data: failureData(authRequired) });
+      answers.push(error);
+    }
+    const prompt = await rpcError(client.getPrompt({ name: 'summarize', arguments: { sheet: 'Q3' } }));
+    expect(prompt).toEqual({ code: -32603, message: `MCP error -32603: ${MESSAGE}`, data: failureData(authRequired) });
+    answers.push(prompt);
     expect(ran).toEqual([]);
     expect(withoutDurations(outcomes)).toEqual([
       { kind: 'tool', name: 'get_sheet', status: 401 },
@@ -82,6 +85,8 @@ describe('degraded', () => {
     // A refused call never ran: its duration is 0, as Outcome documents (not a measured time, so no timing bound).
     expect(outcomes.map((o) => o.durationMs)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(records).toHaveLength(6);
+    const ids = answers.map((answer, i) => expectCorrelated(answer, records[i]));
+    expect(new Set(ids).size).toBe(6);
     expect(records[0]).toEqual({
       level: 'info',
       message: `tool "get_sheet" refused (degraded): ${JSON.stringify(MESSAGE)}`,
@@ -91,6 +96,7 @@ describe('degraded', () => {
       status: 401,
       errorName: 'degraded',
       errorMessage: MESSAGE,
+      correlationId: ids[0],
     });
     expect(records[3]?.message).toBe(`resource "static://r" refused (degraded): ${JSON.stringify(MESSAGE)}`);
     expect(records[5]?.message).toBe(`prompt "summarize" refused (degraded): ${JSON.stringify(MESSAGE)}`);
@@ -121,13 +127,13 @@ describe('degraded', () => {
       },
     });
     const { client } = await connect(serve(policy, ran));
-    expect(textOf(await client.callTool({ name: 'get_sheet', arguments: { name: 'Q3' } }))).toBe(
-      'Error executing tool get_sheet: The server is not ready: its credentials could not be checked',
+    expect(await client.callTool({ name: 'get_sheet', arguments: { name: 'Q3' } })).toEqual(
+      toolFailure('Error executing tool get_sheet: The server is not ready: its credentials could not be checked', failureObject('auth_required', false)),
     );
     expect(await rpcError(client.readResource({ uri: 'static://r' }))).toEqual({
       code: -32603,
       message: 'MCP error -32603: The server is not ready: its credentials could not be checked',
-      data: undefined,
+      data: failureData(failureObject('auth_required', false)),
     });
     expect(ran).toEqual([]);
     expect(outcomes.map((o) => o.status)).toEqual([401, 401]);

@@ -4,6 +4,8 @@ import pino from 'pino';
 import winston from 'winston';
 import { describe, expect, it } from 'vitest';
 import { createErrorPolicy, ToolError, withClientVisibleErrors, type LogRecord } from '../src/index.js';
+import { failureObjectOf, REFERENCE } from './support/calls.js';
+import { expectCorrelated, failureObject, toolFailure } from './support/failure.js';
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -12,13 +14,14 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-async function failTwice(logger: never): Promise<string> {
+/** A deliberate failure, then a crash: the crash's reference, and the correlation id the deliberate answer carried. */
+async function failTwice(logger: never): Promise<{ reference: string; correlationId: unknown }> {
   const policy = createErrorPolicy({ logger });
   const deliberate = withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'sheet_get', policy });
   const crash = withClientVisibleErrors(() => { throw new TypeError('CANARY bad'); }, { name: 'sheet_get', policy });
-  await deliberate();
+  const correlationId = failureObjectOf(await deliberate())?.['correlationId'];
   const result = (await crash()) as { content: { text: string }[] };
-  return /reference ([0-9a-f]{12})/.exec(result.content[0]!.text)![1]!;
+  return { reference: /reference ([0-9a-f]{12})/.exec(result.content[0]!.text)![1]!, correlationId };
 }
 
 describe('logger shapes', () => {
@@ -26,7 +29,7 @@ describe('logger shapes', () => {
     const out = sink();
     const err = sink();
     const logger = new Console({ stdout: out.stream, stderr: err.stream });
-    const reference = await failTwice(logger as never);
+    const { reference } = await failTwice(logger as never);
     expect(out.text()).toBe('tool "sheet_get" failed: ToolError "Sheet name must not be empty"\n');
     const lines = err.text().trimEnd().split('\n');
     expect(lines[0]).toBe(`tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"`);
@@ -36,7 +39,8 @@ describe('logger shapes', () => {
   it('writes to pino: structured fields and the message', async () => {
     const out = sink();
     const logger = pino({ base: null, timestamp: false }, out.stream);
-    const reference = await failTwice(logger as never);
+    const { reference, correlationId } = await failTwice(logger as never);
+    expect(correlationId).toMatch(REFERENCE);
     await new Promise((resolve) => setImmediate(resolve));
     const lines = out.text().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
@@ -50,9 +54,10 @@ describe('logger shapes', () => {
       status: 500,
       errorName: 'ToolError',
       errorMessage: 'Sheet name must not be empty',
+      correlationId,
       msg: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"',
     });
-    expect(lines[1]).toMatchObject({ level: 50, kind: 'crash', reference, msg: `tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"` });
+    expect(lines[1]).toMatchObject({ level: 50, kind: 'crash', reference, correlationId: reference, msg: `tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"` });
     expect(lines[1]!.stack).toMatch(/^ {4}at /);
   });
 
@@ -60,11 +65,11 @@ describe('logger shapes', () => {
     const entries: Record<string, unknown>[] = [];
     const stream = new Writable({ objectMode: true, write(entry: Record<string, unknown>, _enc, done) { entries.push(entry); done(); } });
     const logger = winston.createLogger({ level: 'info', transports: [new winston.transports.Stream({ stream })] });
-    const reference = await failTwice(logger as never);
+    const { reference, correlationId } = await failTwice(logger as never);
     await new Promise((resolve) => setImmediate(resolve));
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toMatchObject({ level: 'info', message: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"', rule: 'deliberate' });
-    expect(entries[1]).toMatchObject({ level: 'error', reference, kind: 'crash' });
+    expect(entries[0]).toMatchObject({ level: 'info', message: 'tool "sheet_get" failed: ToolError "Sheet name must not be empty"', rule: 'deliberate', correlationId });
+    expect(entries[1]).toMatchObject({ level: 'error', reference, correlationId: reference, kind: 'crash' });
   });
 
   it('contains a logger that throws: the client still gets its answer, and the record goes to stderr', async () => {
@@ -74,7 +79,7 @@ describe('logger shapes', () => {
     process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; }) as typeof process.stderr.write;
     try {
       const result = await withClientVisibleErrors(() => { throw new ToolError('still answered'); }, { name: 't', policy })();
-      expect(result).toEqual({ content: [{ type: 'text', text: 'Error executing tool t: still answered' }], isError: true });
+      expect(result).toEqual(toolFailure('Error executing tool t: still answered', failureObject('tool_error', false)));
     } finally {
       process.stderr.write = original;
     }
@@ -108,7 +113,8 @@ describe('what a rule knows of the HTTP request', () => {
       },
       { name: 'rows_delete', policy },
     );
-    expect(await tool()).toEqual({ content: [{ type: 'text', text: 'Error executing tool rows_delete: API answered 409' }], isError: true });
+    const result = await tool();
+    expect(result).toEqual(toolFailure('Error executing tool rows_delete: API answered 409', failureObject('api', false)));
     expect(records).toHaveLength(1);
     const { stack, ...record } = records[0]!;
     expect(stack).toMatch(/^ {4}at /);
@@ -127,6 +133,7 @@ describe('what a rule knows of the HTTP request', () => {
       httpRequestId: 'req-7 Bearer [REDACTED]',
       matchedErrorName: 'ApiError',
       matchedErrorMessage: 'API answered 409',
+      correlationId: expectCorrelated(result, records[0]),
       message:
         'tool "rows_delete" failed (rule api: DELETE https://api.example/v1/rows/7?access_token=[REDACTED] -> 409 request-id "req-7 Bearer [REDACTED]"): Error "Row delete failed"; matched cause ApiError "API answered 409"',
     });
@@ -139,10 +146,11 @@ describe('what a rule knows of the HTTP request', () => {
         logger: (record) => records.push(record),
         rules: [{ name: 'teapot', predicate: (error) => (error as { teapot?: unknown }).teapot === true, request: request as never }],
       });
-      await withClientVisibleErrors(() => { throw Object.assign(new Error('short and stout'), { teapot: true }); }, { name: 'brew', policy })();
+      const result = await withClientVisibleErrors(() => { throw Object.assign(new Error('short and stout'), { teapot: true }); }, { name: 'brew', policy })();
       const { stack: _stack, ...record } = records[0]!;
       expect(record).toEqual({
         level: 'warn', kind: 'anticipated', handler: 'tool', name: 'brew', rule: 'teapot', status: 500, errorName: 'Error', errorMessage: 'short and stout',
+        correlationId: expectCorrelated(result, records[0]),
         message: 'tool "brew" failed (rule teapot): Error "short and stout"',
       });
     }

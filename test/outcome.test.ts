@@ -8,15 +8,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   applyErrorPolicy,
+  classifyError,
   coreRules,
   createErrorPolicy,
   ResourceNotFoundError,
   ToolError,
   withClientVisibleErrors,
   type ErrorPolicy,
+  type ErrorPolicyOptions,
   type ErrorRule,
   type LogRecord,
 } from '../src/index.js';
+import { expectCorrelated, failureData, failureObject, toolFailure } from './support/failure.js';
 import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
 
 class RevokedError extends Error {
@@ -154,8 +157,12 @@ describe('onOutcome', () => {
       const error = await rpcError(client.readResource({ uri: 'sheet://missing' }));
       process.stderr.write = write;
       const reference = referenceIn(textOf(result));
-      expect(textOf(result)).toBe(`Error executing tool crash (reference ${reference})`);
-      expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named missing', data: { uri: 'sheet://missing' } });
+      expect(result).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+      expect(error).toEqual({
+        code: -32002,
+        message: 'MCP error -32002: No sheet named missing',
+        data: failureData(failureObject('resource_not_found', false), 'sheet://missing'),
+      });
       expect(stderr).toHaveLength(2);
       expect(stderr[0]).toMatch(
         new RegExp(`^\\[mcp-error-policy\\] ERROR tool "crash" crashed \\(reference ${reference}\\): Error "boom" \\(the configured logger threw\\)\\n {4}at `),
@@ -171,19 +178,21 @@ describe('reauthorize', () => {
   it('appends the text to failures whose rule asks for it, on tools, resources and prompts, with status 401', async () => {
     const { policy, records } = capture({ rules, reauthorize: HINT });
     const { client } = await connect(fullServer(policy));
-    expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe(`Error executing tool revoked: The sign-in was revoked\n\n${HINT}`);
-    expect(await rpcError(client.readResource({ uri: 'sheet://revoked' }))).toEqual({
-      code: -32603,
-      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
-      data: undefined,
-    });
-    expect(await rpcError(client.getPrompt({ name: 'p_revoked' }))).toEqual({
-      code: -32603,
-      message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`,
-      data: undefined,
-    });
-    // other rules get no hint
-    expect(textOf(await client.callTool({ name: 'quota', arguments: {} }))).toBe('Error executing tool quota: Quota exceeded, retry in 30s');
+    const revoked = failureObject('revoked', false);
+    const answers = [
+      await client.callTool({ name: 'revoked', arguments: {} }),
+      await rpcError(client.readResource({ uri: 'sheet://revoked' })),
+      await rpcError(client.getPrompt({ name: 'p_revoked' })),
+      await client.callTool({ name: 'quota', arguments: {} }),
+    ];
+    expect(answers).toEqual([
+      toolFailure(`Error executing tool revoked: The sign-in was revoked\n\n${HINT}`, revoked),
+      { code: -32603, message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`, data: failureData(revoked) },
+      { code: -32603, message: `MCP error -32603: The sign-in was revoked\n\n${HINT}`, data: failureData(revoked) },
+      // other rules get no hint
+      toolFailure('Error executing tool quota: Quota exceeded, retry in 30s', failureObject('quota', false)),
+    ]);
+    answers.forEach((answer, i) => expectCorrelated(answer, records[i]));
     expect(records.map((r) => [r.name, r.rule, r.status, r.level])).toEqual([
       ['revoked', 'revoked', 401, 'warn'],
       ['sheet://revoked', 'revoked', 401, 'warn'],
@@ -213,6 +222,56 @@ describe('reauthorize', () => {
     expect(textOf(await client.callTool({ name: 'revoked', arguments: {} }))).toBe('Error executing tool revoked: The sign-in was revoked');
     expect(seen.every((e) => e instanceof RevokedError)).toBe(true);
     expect(outcomes.map((o) => o.status)).toEqual([401, 401]);
+  });
+
+  describe('{ text, url }', () => {
+    const URL_ = 'https://acme.example/login';
+    /** The client text and failure object of a revoked sign-in through a hand-wrapped tool, under `reauthorize`. */
+    async function revokedAnswer(reauthorize: NonNullable<ErrorPolicyOptions['reauthorize']>) {
+      const { policy, records, outcomes } = capture({ rules, reauthorize });
+      const server = newServer();
+      server.registerTool('revoked', {}, withClientVisibleErrors(() => {
+        throw new RevokedError('invalid_grant');
+      }, { name: 'revoked', policy }));
+      const { client } = await connect(server);
+      const result = await client.callTool({ name: 'revoked', arguments: {} });
+      expect(outcomes.map((o) => o.status)).toEqual([401]);
+      expectCorrelated(result, records[0]);
+      expect(result).toEqual(toolFailure(textOf(result), failureObject('revoked', false)));
+      return textOf(result);
+    }
+
+    it('appends the text, a space and the URL (to a client without URL elicitation)', async () => {
+      expect(await revokedAnswer({ text: 'Sign in to Acme again:', url: URL_ })).toBe(`Error executing tool revoked: The sign-in was revoked\n\nSign in to Acme again: ${URL_}`);
+    });
+
+    it('does not repeat a URL the text already holds; a text alone is the text', async () => {
+      expect(await revokedAnswer({ text: `Sign in at ${URL_} again.`, url: URL_ })).toBe(`Error executing tool revoked: The sign-in was revoked\n\nSign in at ${URL_} again.`);
+      expect(await revokedAnswer({ text: 'Run `acme auth login`.' })).toBe('Error executing tool revoked: The sign-in was revoked\n\nRun `acme auth login`.');
+    });
+
+    it('a function may return { text, url }, a string or nothing; an unusable URL is left out, an empty text gives no hint', async () => {
+      const answers: unknown[] = [{ text: 'Sign in again:', url: URL_ }, 'Run `acme auth login`.', undefined, { text: 'Sign in again.', url: 'javascript:alert(1)' }, { text: '', url: URL_ }, { url: URL_ }];
+      let i = 0;
+      const fn = () => answers[i++] as never;
+      const texts = [];
+      for (let n = 0; n < answers.length; n += 1) texts.push(await revokedAnswer(fn));
+      expect(texts).toEqual([
+        `Error executing tool revoked: The sign-in was revoked\n\nSign in again: ${URL_}`,
+        'Error executing tool revoked: The sign-in was revoked\n\nRun `acme auth login`.',
+        'Error executing tool revoked: The sign-in was revoked',
+        'Error executing tool revoked: The sign-in was revoked\n\nSign in again.',
+        'Error executing tool revoked: The sign-in was revoked',
+        'Error executing tool revoked: The sign-in was revoked',
+      ]);
+    });
+
+    it('the classification names the sign-in page only when there is a URL', () => {
+      const error = new RevokedError('invalid_grant');
+      expect(classifyError(error, createErrorPolicy({ rules, reauthorize: { text: 'Sign in again:', url: URL_ } }))).toMatchObject({ signIn: { text: 'Sign in again:', url: URL_ } });
+      expect(classifyError(error, createErrorPolicy({ rules, reauthorize: 'Sign in again.' }))).not.toHaveProperty('signIn');
+      expect(classifyError(new QuotaError('429'), createErrorPolicy({ rules, reauthorize: { text: 'Sign in again:', url: URL_ } }))).not.toHaveProperty('signIn');
+    });
   });
 
   it('without a reauthorize option, a rule marked reauthorize still reports 401 and shows only its message', async () => {

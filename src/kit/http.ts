@@ -96,6 +96,11 @@ export function responseHeaderOf(error: unknown, name: string): string | undefin
 
 /** A delay header value: whole or decimal digits only. */
 const DELAY_NUMBER = /^\d{1,12}(?:\.\d{1,6})?$/;
+/**
+ * The shape of an HTTP date (IMF-fixdate, RFC 850 or asctime): a day name, then a time. `Date.parse` alone takes
+ * `-5` or `x 1` for dates long past, which would make any failure carrying such junk retryable at once.
+ */
+const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? .*\b\d{2}:\d{2}:\d{2}\b/;
 
 /**
  * Milliseconds to wait before retrying, from response headers: `retry-after-ms` (OpenAI, Anthropic), else
@@ -112,7 +117,7 @@ export function retryAfterMsOf(headers: unknown, now: number = Date.now()): numb
   const header = headerOf(headers, 'retry-after')?.trim();
   if (header === undefined || header === '') return undefined;
   if (DELAY_NUMBER.test(header)) return Math.ceil(Number(header) * 1000);
-  if (header.length > 64) return undefined;
+  if (header.length > 64 || !HTTP_DATE.test(header)) return undefined;
   const at = Date.parse(header);
   return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }

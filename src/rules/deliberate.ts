@@ -3,15 +3,16 @@
  * applies them before its own rules, whatever `rules` holds, unless `maskDeliberateErrors` is set.
  */
 import { deliberateFacts, isDeliberateError, isResourceError, isResourceNotFoundError } from '../errors.js';
+import { isFailureCode } from '../failure.js';
 import { messageOf } from '../kit/read.js';
 import { RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import type { ErrorRule, FailureFacts } from './rule.js';
 
-/** The facts the error was made with; its code defaults to its kind's. */
+/** The facts the error was made with; its code defaults to its kind's (so does a code shaped like a credential). */
 function facts(error: unknown): FailureFacts {
   const given = deliberateFacts(error);
   const kind = isResourceNotFoundError(error) ? 'resource_not_found' : isResourceError(error) ? 'resource_error' : 'tool_error';
-  return { ...given, code: given?.code ?? kind };
+  return { ...given, code: isFailureCode(given?.code) ? given.code : kind };
 }
 
 /** A deliberate `ResourceNotFoundError`: its text, JSON-RPC code -32002, status 404, logged at info. */

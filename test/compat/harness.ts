@@ -4,7 +4,8 @@
  * StreamableHTTPServerTransport behind a plain node:http server).
  *
  * For every call it returns what the client got (normalised: reference ids written `<ref>`) and the log records that
- * call produced: from a function logger in-process, and from the subprocess's stderr (the default logger) for stdio.
+ * call produced: from a function logger in-process, and from the subprocess's stderr for stdio (the default logger's
+ * lines, each followed by its whole record: see server.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -66,6 +67,8 @@ export async function startMemory(install: Install): Promise<RunningTransport> {
 const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url));
 const REDIRECT_FILE = fileURLToPath(new URL('./redirect.mjs', import.meta.url));
 const MARK = '[compat-mark] ';
+/** What test/compat/server.ts writes before each whole record, after the default logger's lines. */
+export const RECORD_MARK = '[compat-record] ';
 
 /** test/compat/server.ts as a stdio subprocess (`node --import tsx`), logging with the default stderr logger. */
 export async function startStdio(install: Install): Promise<RunningTransport> {
@@ -109,11 +112,11 @@ export async function startStdio(install: Install): Promise<RunningTransport> {
     call: async (scenario) => {
       const observed = await observe(client, scenario);
       const chunk = await untilMark();
-      const records = chunk
-        .split('\n')
-        .filter((line) => line.startsWith('[mcp-error-policy] '))
-        .map((line) => ({ line }));
-      return { observed, records };
+      const lines = chunk.split('\n');
+      const headlines = lines.filter((line) => line.startsWith('[mcp-error-policy] '));
+      const full = lines.filter((line) => line.startsWith(RECORD_MARK)).map((line) => JSON.parse(line.slice(RECORD_MARK.length)) as LogRecord);
+      if (full.length !== headlines.length) throw new Error(`${headlines.length} stderr records but ${full.length} whole ones:\n${chunk}`);
+      return { observed, records: headlines.map((line, i) => ({ line, record: full[i]! })) };
     },
     close: () => client.close(),
   };

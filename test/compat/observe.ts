@@ -3,7 +3,8 @@
  * normalised) and the log records it produced. Imports no SDK, so that SDK v1 and v2 runs share it.
  */
 import type { LogRecord } from '../../src/index.js';
-import { normaliseRunValues, type ExpectedWire, type Scenario } from './scenarios.js';
+import { failureObjectOf, splitFailure } from '../support/calls.js';
+import { normaliseRunValues, type ExpectedFailure, type ExpectedWire, type Scenario } from './scenarios.js';
 
 /** What a client got from one call. */
 export interface Observed {
@@ -13,6 +14,8 @@ export interface Observed {
   readonly json: string;
   /** The same JSON with the real reference ids. */
   readonly rawJson: string;
+  /** The failure object as received (`_meta` or `error.data`), correlation id included; absent when there is none. */
+  readonly failure?: Readonly<Record<string, unknown>>;
 }
 
 /** One log record as observed: the full record in-process, the stderr text for the subprocess. */
@@ -49,14 +52,30 @@ export async function observe(client: LooseClient, scenario: Scenario): Promise<
     }
     const result = raw as { content?: { type: string; text?: string }[]; isError?: boolean };
     const first = result.content?.[0];
-    wire = { result: { text: normaliseRunValues(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw)), isError: result.isError === true } };
+    const text = normaliseRunValues(first?.type === 'text' ? (first.text ?? '') : JSON.stringify(raw));
+    wire = { result: { text, isError: result.isError === true, ...failureOf(raw) } };
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
     raw = { code, message, data };
-    wire = { error: { code: typeof code === 'number' ? code : NaN, message: normaliseRunValues(String(message)) } };
+    const uri = (data as { uri?: unknown } | undefined)?.uri;
+    wire = {
+      error: {
+        code: typeof code === 'number' ? code : NaN,
+        message: normaliseRunValues(String(message)),
+        ...(typeof uri === 'string' ? { uri } : {}),
+        ...failureOf(raw),
+      },
+    };
   }
   const rawJson = JSON.stringify(raw);
-  return { wire, json: normaliseRunValues(rawJson), rawJson };
+  const failure = failureObjectOf(raw);
+  return { wire, json: normaliseRunValues(rawJson), rawJson, ...(failure === undefined ? {} : { failure }) };
+}
+
+/** `{ failure }` without its correlation id (checked against the record instead), or nothing when there is none. */
+function failureOf(answer: unknown): { failure?: ExpectedFailure } {
+  const { failure } = splitFailure(answer);
+  return failure === undefined ? {} : { failure: failure as unknown as ExpectedFailure };
 }
 
 export function lineOf(record: LogRecord): string {

@@ -5,10 +5,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
+import { REFERENCE, splitFailure } from '../support/calls.js';
 import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
 import { link, type LinkableClient } from '../support/link.js';
 import type { LooseServer } from './scenarios.js';
-import { buildOnePolicyServer, EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
+import { buildOnePolicyServer, EXPECTED_OUTCOMES, expectedRecords, expectedToolTexts, EXPECTED_FAILURES, googleText, PLANTED_KEY, TOOL_CALLS, withoutStack, type PolicyTag, type Sinks } from './one-policy.js';
 
 /** What a client of either SDK offers the test. */
 export interface AnyClient {
@@ -48,24 +49,33 @@ export function parseFixtureLines(stderr: string): Seen {
   return seen;
 }
 
-async function errorText(promise: Promise<unknown>): Promise<string> {
+/** What the client read of one call: the text (and `isError`), or the JSON-RPC error's message; the failure object apart. */
+export interface Read {
+  readonly answer: { readonly text: unknown; readonly isError?: true } | string;
+  /** The failure object without its correlation id. */
+  readonly failure?: Readonly<Record<string, unknown>>;
+  readonly correlationId?: unknown;
+}
+
+async function errorRead(promise: Promise<unknown>): Promise<Read> {
   try {
     await promise;
   } catch (error) {
-    return (error as Error).message;
+    return { answer: (error as Error).message, ...splitFailure(error) };
   }
   throw new Error('expected a JSON-RPC error');
 }
 
 /** Makes every call of the scenario; returns what the client read, in order. */
-export async function callAll(client: AnyClient): Promise<unknown[]> {
-  const read: unknown[] = [];
+export async function callAll(client: AnyClient): Promise<Read[]> {
+  const read: Read[] = [];
   for (const name of TOOL_CALLS) {
     const result = (await client.callTool({ name, arguments: {} })) as { content: { text: string }[]; isError?: boolean };
-    read.push(result.isError === true ? { text: result.content[0]?.text, isError: true } : { text: result.content[0]?.text });
+    const text = result.content[0]?.text;
+    read.push({ answer: result.isError === true ? { text, isError: true } : { text }, ...splitFailure(result) });
   }
-  read.push(await errorText(client.getPrompt({ name: 'prompt_before' })));
-  read.push(await errorText(client.readResource({ uri: 'note://forbidden' })));
+  read.push(await errorRead(client.getPrompt({ name: 'prompt_before' })));
+  read.push(await errorRead(client.readResource({ uri: 'note://forbidden' })));
   return read;
 }
 
@@ -77,10 +87,11 @@ export function gaxiosMessageOf(seen: Seen): string {
 }
 
 /** Asserts the scenario: the client's reads, then exactly the records and outcomes, each to its policy. */
-export function checkOnePolicy(sdk: 'v1' | 'v2', origin: string, read: unknown[], seen: Seen): void {
+export function checkOnePolicy(sdk: 'v1' | 'v2', origin: string, read: readonly Read[], seen: Seen): void {
   const texts = expectedToolTexts(origin);
   const rpc = (message: string): string => (sdk === 'v1' ? `MCP error -32603: ${message}` : message);
-  expect(read).toEqual([...TOOL_CALLS.map((name) => texts[name]), rpc(googleText(origin)), rpc(googleText(origin))]);
+  expect(read.map((r) => r.answer)).toEqual([...TOOL_CALLS.map((name) => texts[name]), rpc(googleText(origin)), rpc(googleText(origin))]);
+  expect(read.map((r) => r.failure)).toEqual(EXPECTED_FAILURES);
 
   const gaxiosMessage = gaxiosMessageOf(seen);
   expect(gaxiosMessage).not.toContain(PLANTED_KEY);
@@ -89,6 +100,11 @@ export function checkOnePolicy(sdk: 'v1' | 'v2', origin: string, read: unknown[]
     // warn records carry the stack, info records are one line
     expect(record.stack === undefined, record.message).toBe(record.level === 'info');
   }
+  // Each failure answered (one record each, in call order) carries its record's correlation id, whichever policy logged it.
+  const ids = read.flatMap((r) => (r.correlationId === undefined ? [] : [r.correlationId]));
+  expect(ids).toEqual(seen.records.map(({ record }) => record.correlationId));
+  for (const id of ids) expect(id).toMatch(REFERENCE);
+  expect(new Set(ids).size).toBe(ids.length);
   expect(seen.outcomes.filter(({ outcome }) => outcome.name !== 'mark').map(({ tag, outcome }) => ({ tag, kind: outcome.kind, name: outcome.name, status: outcome.status }))).toEqual(
     EXPECTED_OUTCOMES,
   );

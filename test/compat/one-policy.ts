@@ -9,6 +9,7 @@
 import { createErrorPolicy, coreRules, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors } from '../../src/index.js';
 import type { ErrorPolicy, LogRecord, Outcome } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
+import { CORRELATED } from './scenarios/model.js';
 import type { LooseServer } from './scenarios.js';
 
 /** A planted API key: it must never reach the client or a log. */
@@ -92,7 +93,7 @@ export function googleText(origin: string): string {
 }
 
 /** The record a 403 leaves in the server's logger, under the registered name. */
-export function forbiddenRecord(handler: 'tool' | 'prompt' | 'resource', name: string, origin: string, errorMessage: string): Partial<LogRecord> {
+export function forbiddenRecord(handler: 'tool' | 'prompt' | 'resource', name: string, origin: string, errorMessage: string): Partial<LogRecord> & { correlationId: string } {
   const url = `${origin}/v1/forbidden?key=[REDACTED]&fields=id`;
   return {
     level: 'warn',
@@ -107,6 +108,7 @@ export function forbiddenRecord(handler: 'tool' | 'prompt' | 'resource', name: s
     errorName: 'Error',
     errorMessage,
     message: `${handler} ${JSON.stringify(name)} failed (rule google-api-error: GET ${url} -> 403): Error ${JSON.stringify(errorMessage)}`,
+    correlationId: CORRELATED,
   };
 }
 
@@ -123,6 +125,22 @@ export function expectedToolTexts(origin: string): Record<(typeof TOOL_CALLS)[nu
     explicit_deliberate: { text: 'Error executing tool explicit_deliberate: Shown under a Google-only rules list', isError: true },
   };
 }
+
+/**
+ * The failure objects the client reads, in call order (the tools, then the prompt and the resource, whose JSON-RPC
+ * errors carry it in `data`), without their correlation ids. The Google 403 has no `failure` of its rule: its code is
+ * the rule's name.
+ */
+export const EXPECTED_FAILURES: readonly ({ code: string; retryable: boolean } | undefined)[] = [
+  { code: 'google-api-error', retryable: false },
+  { code: 'google-api-error', retryable: false },
+  { code: 'google-api-error', retryable: false },
+  undefined,
+  { code: 'tool_error', retryable: false },
+  { code: 'tool_error', retryable: false },
+  { code: 'google-api-error', retryable: false },
+  { code: 'google-api-error', retryable: false },
+];
 
 /** The outcomes, in call order (tools, then the prompt, then the resource), without durations. */
 export const EXPECTED_OUTCOMES: readonly { tag: PolicyTag; kind: string; name: string; status: number }[] = [
@@ -153,6 +171,7 @@ export function expectedRecords(origin: string, gaxiosMessage: string): readonly
       errorName: 'ToolError',
       errorMessage: 'deliberate',
       message: 'tool "anon" failed: ToolError "deliberate"',
+      correlationId: CORRELATED,
     },
     {
       tag: 'explicit',
@@ -165,14 +184,18 @@ export function expectedRecords(origin: string, gaxiosMessage: string): readonly
       errorName: 'ToolError',
       errorMessage: 'Shown under a Google-only rules list',
       message: 'tool "explicit_deliberate" failed: ToolError "Shown under a Google-only rules list"',
+      correlationId: CORRELATED,
     },
     { tag: 'server', ...forbiddenRecord('prompt', 'prompt_before', origin, gaxiosMessage) },
     { tag: 'server', ...forbiddenRecord('resource', 'note://forbidden', origin, gaxiosMessage) },
   ];
 }
 
-/** A record without its stack (compared on its own), as the expectations hold it. */
+/**
+ * A record without its stack (compared on its own), its correlation id written {@link CORRELATED} (compared with the
+ * answer's), as the expectations hold it.
+ */
 export function withoutStack(tag: PolicyTag, record: LogRecord): Partial<LogRecord> & { tag: PolicyTag } {
-  const { stack: _stack, ...rest } = record;
-  return { tag, ...rest };
+  const { stack: _stack, correlationId, ...rest } = record;
+  return { tag, ...rest, ...(correlationId === undefined ? {} : { correlationId: CORRELATED }) };
 }

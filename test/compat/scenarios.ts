@@ -19,8 +19,9 @@ import {
   type LogRecord,
   type PolicyLogger,
 } from '../../src/index.js';
+import { REFERENCE } from '../support/calls.js';
 import { DEGRADED, grantRevokedRule, innerHandlers, REAUTHORIZE } from './scenarios/fixtures.js';
-import { uriOf, type CompatSdk, type ExpectedRecord, type ExpectedWire, type Handler, type HandlerContext, type LooseServer, type RuntimeFacts, type Scenario, type ScenarioContext } from './scenarios/model.js';
+import { CORRELATED, uriOf, type CompatSdk, type ExpectedRecord, type ExpectedWire, type Handler, type HandlerContext, type LooseServer, type RuntimeFacts, type Scenario, type ScenarioContext } from './scenarios/model.js';
 import { promptScenarios } from './scenarios/prompts.js';
 import { resourceScenarios } from './scenarios/resources.js';
 import { toolScenarios } from './scenarios/tools.js';
@@ -42,6 +43,7 @@ export {
 export type {
   Category,
   CompatSdk,
+  ExpectedFailure,
   ExpectedRecord,
   ExpectedWire,
   HandlerKind,
@@ -64,8 +66,8 @@ export const scenarios: readonly Scenario[] = [...toolScenarios, ...resourceScen
 export function clientView(sdk: CompatSdk['major'], wire: ExpectedWire): ExpectedWire {
   if (!('error' in wire)) return wire;
   const { code, message } = wire.error;
-  if (sdk === 'v1') return { error: { code, message: `MCP error ${code}: ${message}` } };
-  return { error: { code: code === -32002 ? -32602 : code, message } };
+  if (sdk === 'v1') return { error: { ...wire.error, message: `MCP error ${code}: ${message}` } };
+  return { error: { ...wire.error, code: code === -32002 ? -32602 : code } };
 }
 
 /** A scenario's expectations as the client of `sdk` sees them. */
@@ -137,16 +139,26 @@ export function makePolicies(logger?: PolicyLogger): { policy: ErrorPolicy; degr
   };
 }
 
-/** What differs from run to run: every 12-hex reference id written `<ref>`, every loopback port `<port>`. */
+/**
+ * What differs from run to run: every 12-hex reference id written `<ref>`, every correlation id in JSON written
+ * `<id>`, every loopback port `<port>`.
+ */
 export function normaliseRunValues(value: string): string {
-  return value.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <ref>)').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+  return value
+    .replace(/\(reference [0-9a-f]{12}\)/g, '(reference <ref>)')
+    .replace(/"correlationId":"[0-9a-f]{12}"/g, `"correlationId":"${CORRELATED}"`)
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
 }
 
-/** A record as expectations hold it: without its stack and reference, with run values normalised. */
+/**
+ * A record as expectations hold it: without its stack and reference, its correlation id written `<id>` (when it has
+ * one of the right form), with run values normalised.
+ */
 export function comparableRecord(record: LogRecord): Record<string, unknown> {
-  const { stack: _stack, reference: _reference, ...rest } = record;
+  const { stack: _stack, reference: _reference, correlationId, ...rest } = record;
   const matched = rest.matchedErrorMessage === undefined ? {} : { matchedErrorMessage: normaliseRunValues(rest.matchedErrorMessage) };
-  return { ...rest, message: normaliseRunValues(rest.message), errorMessage: normaliseRunValues(rest.errorMessage), ...matched };
+  const correlated = correlationId === undefined ? {} : { correlationId: REFERENCE.test(correlationId) ? CORRELATED : correlationId };
+  return { ...rest, message: normaliseRunValues(rest.message), errorMessage: normaliseRunValues(rest.errorMessage), ...matched, ...correlated };
 }
 
 /** The reference ids in a text, in order. */

@@ -1,11 +1,12 @@
 /**
  * The compatibility table through real SDK clients over every transport. For each scenario and transport: the client
- * text is exactly the expected one, the failure is logged exactly once (a nested call: once per failure), the reference
- * the client sees is the one in the record, and no planted secret comes out. Then, across transports, the whole
- * client-side result is byte-identical (reference ids normalised).
+ * text and failure object are exactly the expected ones, the failure is logged exactly once (a nested call: once per
+ * failure), the reference and correlation id the client sees are the ones in the record, and no planted secret comes out. Then, across transports, the whole
+ * client-side result is byte-identical (reference and correlation ids normalised).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
+import { checkCorrelation } from './check.js';
 import { startHttp, startMemory, startStdio, type Observed, type ObservedRecord, type RunningTransport } from './harness.js';
 import { comparableRecord, expectedFor, normaliseRunValues, referencesIn, scenarios, SECRET_TOKEN, upstreamZodMessage, type ExpectedRecord, type Scenario } from './scenarios.js';
 
@@ -59,6 +60,9 @@ function checkRecords(scenario: Scenario, observed: Observed, records: readonly 
       expect(record.stack === undefined, `${record.message}: stack`).toBe(record.level === 'info');
       expect(record.reference !== undefined).toBe(record.kind === 'crash');
       if (record.reference !== undefined) expect(record.message).toContain(`(reference ${record.reference})`);
+      // a crash's correlation id is its reference; a protocol error's record has none
+      if (record.kind === 'crash') expect(record.correlationId).toBe(record.reference);
+      if (record.kind === 'protocol') expect(record).not.toHaveProperty('correlationId');
     }
   }
 }
@@ -92,6 +96,7 @@ describe.each(TRANSPORTS)('$id', ({ id, start }) => {
     const { observed, records } = await running!.call(scenario);
     const expected = expectedFor(scenario, 'v1', facts);
     expect(observed.wire).toEqual(expected.wire);
+    checkCorrelation(observed, records, expected.wire);
     checkRecords(scenario, observed, records, expected.records);
     byScenario.set(scenario.id, observed);
   });

@@ -12,6 +12,7 @@ import { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ResourceNotFoundError, ToolError, type LogRecord } from '../../src/index.js';
+import { FAILURE_KEY, REFERENCE, rpcError } from '../support/calls.js';
 
 const CANARY = 'CANARY-v2-http-91c3';
 const records: LogRecord[] = [];
@@ -70,36 +71,37 @@ afterAll(async () => {
   await new Promise<void>((resolve) => http.close(() => resolve()));
 });
 
-async function rpcError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return { code: (error as { code: number }).code, message: (error as Error).message };
-  }
-  throw new Error('expected a JSON-RPC error');
-}
-
 describe('applyErrorPolicy on SDK v2 over Streamable HTTP (stateless)', () => {
   it('shows a ToolError, masks a crash, answers a missing resource and a crashed prompt, each logged once', async () => {
     records.length = 0;
-    expect(await client.callTool({ name: 'rename', arguments: { to: '' } })).toEqual({
+    const deliberate = await client.callTool({ name: 'rename', arguments: { to: '' } });
+    expect(deliberate).toEqual({
+      _meta: { [FAILURE_KEY]: { code: 'tool_error', retryable: false, correlationId: expect.stringMatching(REFERENCE) } },
       content: [{ type: 'text', text: 'Error executing tool rename: A sheet name must not be empty' }],
       isError: true,
     });
-    const crash = (await client.callTool({ name: 'rename', arguments: { to: 'x' } })) as { content: { text: string }[] };
+    const crash = (await client.callTool({ name: 'rename', arguments: { to: 'x' } })) as { content: { text: string }[]; _meta: Record<string, unknown> };
     const reference = /^Error executing tool rename \(reference ([0-9a-f]{12})\)$/.exec(crash.content[0]!.text)?.[1];
     expect(reference, crash.content[0]!.text).toBeDefined();
+    expect(crash._meta).toEqual({ [FAILURE_KEY]: { code: 'internal', retryable: false, correlationId: reference } });
     expect(JSON.stringify(crash)).not.toContain(CANARY);
-    expect(await rpcError(client.readResource({ uri: 'sheet://q9' }))).toEqual({ code: -32602, message: 'No sheet named q9' });
+    const missing = await rpcError(client.readResource({ uri: 'sheet://q9' }));
+    expect(missing).toEqual({
+      code: -32602,
+      message: 'No sheet named q9',
+      data: { uri: 'sheet://q9', [FAILURE_KEY]: { code: 'resource_not_found', retryable: false, correlationId: expect.stringMatching(REFERENCE) } },
+    });
     const prompt = await rpcError(client.getPrompt({ name: 'summary' }));
     expect(prompt.code).toBe(-32603);
-    expect(prompt.message).toMatch(/^Error getting prompt summary \(reference [0-9a-f]{12}\)$/);
+    const promptReference = /^Error getting prompt summary \(reference ([0-9a-f]{12})\)$/.exec(prompt.message)?.[1];
+    expect(promptReference, prompt.message).toBeDefined();
+    expect(prompt.data).toEqual({ [FAILURE_KEY]: { code: 'internal', retryable: false, correlationId: promptReference } });
     expect(prompt.message).not.toContain(CANARY);
-    expect(records.map((r) => [r.level, r.handler, r.name, r.kind])).toEqual([
-      ['info', 'tool', 'rename', 'anticipated'],
-      ['error', 'tool', 'rename', 'crash'],
-      ['info', 'resource', 'sheet://q9', 'anticipated'],
-      ['error', 'prompt', 'summary', 'crash'],
+    expect(records.map((r) => [r.level, r.handler, r.name, r.kind, r.correlationId])).toEqual([
+      ['info', 'tool', 'rename', 'anticipated', (deliberate._meta as Record<string, { correlationId: string }>)[FAILURE_KEY]!.correlationId],
+      ['error', 'tool', 'rename', 'crash', reference],
+      ['info', 'resource', 'sheet://q9', 'anticipated', (missing.data as Record<string, { correlationId: string }>)[FAILURE_KEY]!.correlationId],
+      ['error', 'prompt', 'summary', 'crash', promptReference],
     ]);
     expect(records[1]!.reference).toBe(reference);
   });

@@ -18,6 +18,7 @@ import { isProtocolError } from '../../src/protocol.js';
 import { appendFileSync } from 'node:fs';
 import { link } from '../support/link.js';
 import { thrownBy, versionOf } from './loaded.js';
+import { checkCorrelation } from './check.js';
 import { inProcessCall, type Observed, type ObservedRecord } from './observe.js';
 import {
   captureRecords,
@@ -108,6 +109,7 @@ describe.each(['wrappers', 'server'] as const)('the compat table on SDK v2 over 
     const { observed, records } = await call!(scenario);
     const expected = expectedFor(scenario, 'v2', facts);
     expect(observed.wire).toEqual(expected.wire);
+    checkCorrelation(observed, records, expected.wire);
     checkRecords(observed, records, expected.records);
     byScenario.set(scenario.id, observed);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureData, failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/apply-policy.ts');
@@ -6,14 +7,18 @@ const example = exampleForThisFile('examples/apply-policy.ts');
 describe('examples/apply-policy.ts over stdio', () => {
   it('covers tools, resources and prompts registered after the call, with one record and one access line each', async () => {
     expect(await example.client.callTool({ name: 'take', arguments: { item: 'apple', count: 1 } })).toEqual({ content: [{ type: 'text', text: '2 apple left' }] });
-    expect(await example.client.callTool({ name: 'take', arguments: { item: 'apple', count: 9 } })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool take: Only 2 apple left' }],
-      isError: true,
+    expect(await example.client.callTool({ name: 'take', arguments: { item: 'apple', count: 9 } })).toEqual(
+      toolFailure('Error executing tool take: Only 2 apple left', failureObject('tool_error', false)),
+    );
+    await expect(example.client.readResource({ uri: 'stock://pear' })).rejects.toMatchObject({
+      code: -32002,
+      message: 'MCP error -32002: No item named pear',
+      data: failureData(failureObject('resource_not_found', false), 'stock://pear'),
     });
-    await expect(example.client.readResource({ uri: 'stock://pear' })).rejects.toMatchObject({ code: -32002, message: 'MCP error -32002: No item named pear' });
     const prompt = await example.client.getPrompt({ name: 'restock', arguments: { item: 'apple' } }).catch((error: unknown) => error as { code: number; message: string });
     const reference = /^MCP error -32603: Error getting prompt restock \(reference ([0-9a-f]{12})\)$/.exec((prompt as { message: string }).message)?.[1];
     expect(reference, (prompt as { message: string }).message).toBeDefined();
+    expect((prompt as { data?: unknown }).data).toEqual(failureData(failureObject('internal', false, { correlationId: reference })));
     await example.waitForStderr((all) => (all.match(/^access /gm) ?? []).length >= 4);
     const lines = example.stderr().split('\n').filter((line) => line !== '' && !line.startsWith('    at '));
     expect(lines.map((line) => line.replace(/ [0-9.]+ms$/, ' <ms>'))).toEqual([

@@ -150,7 +150,7 @@ describe('npm run demo', () => {
       '',
       '5. quota (tool read_range): the API answers 429 RESOURCE_EXHAUSTED, retry-after: 30',
       '   client sees (isError result):',
-      `     Error executing tool read_range: Google API GET ${api}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${quota} Retry after 30 seconds.`,
+      `     Error executing tool read_range: Google API GET ${api}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${quota} Retry after 30 seconds. Retry after 30 s.`,
       '   server logged:',
       `     [mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${api}/v1/quota?key=[REDACTED] -> 429): Error "${quota}"`,
       '       + N more lines: stack trace',

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPortUrl, GOOGLE_MESSAGES, ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
+import { REFERENCE, splitFailure } from '../support/calls.js';
+import { failureData, failureObject } from '../support/failure.js';
 import { startExample, type RunningExample } from '../support/stdio.js';
 
 /** The fake credentials planted by examples/google-server.ts. */
@@ -33,12 +35,15 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function toolText(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+/** The text of a tool's answer, isError, and its failure object without the correlation id (when it has one). */
+async function toolText(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; failure?: unknown }> {
   const result = await example.client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(result.structuredContent).toBeUndefined();
-  return { text: content[0]!.text, isError: result.isError === true };
+  const { failure, correlationId } = splitFailure(result);
+  if (correlationId !== undefined) expect(correlationId).toMatch(REFERENCE);
+  return { text: content[0]!.text, isError: result.isError === true, ...(failure === undefined ? {} : { failure }) };
 }
 
 /** Waits for the one record a failure writes after `before`, and returns its lines. */
@@ -76,6 +81,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'find_sheet', { name: 'Q5' })).toEqual({
       isError: true,
       text: 'Error executing tool find_sheet: No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)',
+      failure: { code: 'tool_error', retryable: false },
     });
     expect(await recordAfter(withPolicy, before)).toEqual([
       '[mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"',
@@ -84,8 +90,9 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
 
   it('crash: only a reference for the client; the TypeError and its stack on stderr under the same reference', async () => {
     const before = withPolicy.stderr().length;
-    const { text, isError } = await toolText(withPolicy, 'summarize_sheet');
+    const { text, isError, failure } = await toolText(withPolicy, 'summarize_sheet');
     expect(isError).toBe(true);
+    expect(failure).toEqual({ code: 'internal', retryable: false });
     const reference = /^Error executing tool summarize_sheet \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
     expect(reference, text).toBeDefined();
     const lines = await recordAfter(withPolicy, before);
@@ -98,6 +105,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'share_sheet')).toEqual({
       isError: true,
       text: `Error executing tool share_sheet: Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
+      failure: { code: 'google-api-error', retryable: false },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
@@ -111,15 +119,19 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'list_files')).toEqual({
       isError: true,
       text: `Error executing tool list_files: Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}\n\n${REAUTHORIZE}`,
+      failure: { code: 'google-oauth-refresh', retryable: false },
     });
     expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"`, []);
   });
 
   it('quota: the message, the reason and the retry-after delay', async () => {
     const before = withPolicy.stderr().length;
+    // The Google quota rule's own sentence, then the policy's, from the response's Retry-After (the cause chain):
+    // the delay is said twice until the Google rule gives its delay through `failure` instead of its text.
     expect(await toolText(withPolicy, 'read_range')).toEqual({
       isError: true,
-      text: `Error executing tool read_range: Google API GET ${fake.origin}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${GOOGLE_MESSAGES.quota} Retry after 30 seconds.`,
+      text: `Error executing tool read_range: Google API GET ${fake.origin}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${GOOGLE_MESSAGES.quota} Retry after 30 seconds. Retry after 30 s.`,
+      failure: { code: 'google-quota', retryable: true, retryAfterMs: 30_000 },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
@@ -133,6 +145,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'list_holidays')).toEqual({
       isError: true,
       text: 'Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
+      failure: { code: 'google-network', retryable: false },
     });
     const port = new URL(calendar).port;
     const message = `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=[REDACTED] failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`;
@@ -146,6 +159,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     await expect(withPolicy.client.readResource({ uri: 'sheet://nope' })).rejects.toMatchObject({
       code: -32002,
       message: 'MCP error -32002: No spreadsheet with id nope',
+      data: failureData(failureObject('resource_not_found', false), 'sheet://nope'),
     });
     expect(await recordAfter(withPolicy, before)).toEqual([
       '[mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"',

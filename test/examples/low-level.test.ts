@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/low-level.ts');
@@ -6,14 +7,14 @@ const example = exampleForThisFile('examples/low-level.ts');
 describe('examples/low-level.ts over stdio', () => {
   it('answers, shows a ToolError, masks a crash and lets a protocol error through', async () => {
     expect(await example.client.callTool({ name: 'divide', arguments: { a: 6, b: 3 } })).toEqual({ content: [{ type: 'text', text: '2' }] });
-    expect(await example.client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool divide: Cannot divide by zero' }],
-      isError: true,
-    });
+    expect(await example.client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } })).toEqual(
+      toolFailure('Error executing tool divide: Cannot divide by zero', failureObject('tool_error', false)),
+    );
     const crash = await example.client.callTool({ name: 'explain', arguments: { code: 'E42' } });
     const text = (crash as { content: { text: string }[] }).content[0]!.text;
     const reference = /^Error executing tool explain \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
     expect(reference, text).toBeDefined();
+    expect(crash).toEqual(toolFailure(text, failureObject('internal', false, { correlationId: reference })));
     await expect(example.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow('MCP error -32602: Tool nope not found');
     await example.waitForStderr((all) => all.includes(`reference ${reference}`));
     const records = example.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy]'));

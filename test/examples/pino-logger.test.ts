@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { failureObjectOf } from '../support/calls.js';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/pino-logger.ts');
@@ -9,13 +11,12 @@ function records(): Record<string, unknown>[] {
 
 describe('examples/pino-logger.ts over stdio', () => {
   it('writes one pino record per failure and one access-log record per call, on stderr', async () => {
-    expect(await example.client.callTool({ name: 'rename_sheet', arguments: { from: 'a', to: 'x'.repeat(40) } })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool rename_sheet: Sheet names are at most 31 characters' }],
-      isError: true,
-    });
+    const deliberate = await example.client.callTool({ name: 'rename_sheet', arguments: { from: 'a', to: 'x'.repeat(40) } });
+    expect(deliberate).toEqual(toolFailure('Error executing tool rename_sheet: Sheet names are at most 31 characters', failureObject('tool_error', false)));
     const crash = await example.client.callTool({ name: 'rename_sheet', arguments: { from: 'a', to: 'b' } });
     const reference = /\(reference ([0-9a-f]{12})\)$/.exec((crash as { content: { text: string }[] }).content[0]!.text)?.[1];
     expect(reference).toBeDefined();
+    expect(crash).toEqual(toolFailure(`Error executing tool rename_sheet (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
     await example.waitForStderr(() => records().length >= 4);
     const all = records();
     expect(all.map((r) => [r.level, r.msg])).toEqual([
@@ -24,8 +25,10 @@ describe('examples/pino-logger.ts over stdio', () => {
       [50, `tool "rename_sheet" crashed (reference ${reference}): Error "rename a failed: lock held by worker 7"`],
       [30, 'mcp call'],
     ]);
+    // the pino records carry the correlation id of the answer they logged
+    expect(all[0]).toMatchObject({ handlerName: 'rename_sheet', kind: 'anticipated', correlationId: failureObjectOf(deliberate)?.['correlationId'] });
     expect(all[1]).toMatchObject({ handler: 'tool', handlerName: 'rename_sheet', status: 500 });
-    expect(all[2]).toMatchObject({ name: 'sheets', handlerName: 'rename_sheet', reference, kind: 'crash', status: 500 });
+    expect(all[2]).toMatchObject({ name: 'sheets', handlerName: 'rename_sheet', reference, correlationId: reference, kind: 'crash', status: 500 });
     expect(all[3]).toMatchObject({ status: 500 });
   });
 });

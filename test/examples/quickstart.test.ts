@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/quickstart.ts');
@@ -10,10 +11,9 @@ describe('examples/quickstart.ts over stdio', () => {
 
   it('shows a ToolError and logs one info line to stderr', async () => {
     const before = example.stderr().length;
-    expect(await example.client.callTool({ name: 'get_sheet', arguments: { name: '' } })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool get_sheet: Sheet name must not be empty' }],
-      isError: true,
-    });
+    expect(await example.client.callTool({ name: 'get_sheet', arguments: { name: '' } })).toEqual(
+      toolFailure('Error executing tool get_sheet: Sheet name must not be empty', failureObject('tool_error', false)),
+    );
     await example.waitForStderr((text) => text.length > before);
     expect(example.stderr().slice(before)).toBe('[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty"\n');
   });
@@ -24,6 +24,7 @@ describe('examples/quickstart.ts over stdio', () => {
     const text = (result as { content: { text: string }[] }).content[0]!.text;
     const reference = /^Error executing tool get_sheet \(reference ([0-9a-f]{12})\)$/.exec(text)?.[1];
     expect(reference, text).toBeDefined();
+    expect(result).toEqual(toolFailure(text, failureObject('internal', false, { correlationId: reference })));
     expect(text).not.toContain('toUpperCase');
     await example.waitForStderr((all) => all.slice(before).includes('\n    at '));
     const lines = example.stderr().slice(before).trimEnd().split('\n');

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
-import { classifyError, coreRules, createErrorPolicy, zodErrorRule } from '../../src/index.js';
+import { classifyError, coreRules, createErrorPolicy, zodErrorRule, type ErrorRule } from '../../src/index.js';
 import { closedPort, rejectionOf, startHttp } from '../support/loopback.js';
 
 const policy = createErrorPolicy({ logger: () => undefined });
@@ -121,5 +122,50 @@ describe('zod rule (opt-in)', () => {
     const { message } = anticipated(error, withZod);
     expect(message).toBe('Invalid data: mode: invalid_enum_value');
     expect(message).not.toContain('ya29');
+  });
+});
+
+describe('Retry-After on the cause chain, from a real HTTP client error', () => {
+  let limited: Awaited<ReturnType<typeof startHttp>>;
+  beforeAll(async () => {
+    limited = await startHttp((_req, res) => {
+      res.writeHead(429, { 'Retry-After': '30', 'Content-Type': 'application/json' }).end('{"error":"rate limited"}');
+    });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  /** A rule of the server's own for axios's HTTP errors: fixed text, the status; no `failure`, so the header gives the delay. */
+  const axiosStatusRule: ErrorRule = {
+    name: 'upstream-http',
+    predicate: (error) => axios.isAxiosError(error) && error.response !== undefined,
+    message: (error) => `The upstream API answered ${String((error as { response: { status: number } }).response.status)}`,
+    status: (error) => (error as { response: { status: number } }).response.status,
+  };
+  const axiosPolicy = createErrorPolicy({ logger: () => undefined, rules: [axiosStatusRule, ...coreRules] });
+
+  it("axios's 429 with Retry-After: 30, wrapped in the server's own error: retryable, 30 s, said at the end of the text", async () => {
+    const error = await rejectionOf(axios.get(`${limited.url}/v1/rows?key=${SECRET_KEY}`));
+    expect((error as { response: { headers: unknown } }).response.headers).toMatchObject({ 'retry-after': '30' });
+    const thrown = new Error('Sync failed', { cause: error });
+    const c = classifyError(thrown, axiosPolicy);
+    expect(c.kind === 'anticipated' && { rule: c.rule.name, message: c.message, status: c.status, failure: c.failure }).toEqual({
+      rule: 'upstream-http',
+      message: 'The upstream API answered 429 Retry after 30 s.',
+      status: 429,
+      failure: { code: 'upstream-http', retryable: true, retryAfterMs: 30_000, correlationId: expect.stringMatching(/^[0-9a-f]{12}$/) },
+    });
+    expect(JSON.stringify(c.kind === 'anticipated' && c.failure)).not.toContain(SECRET_KEY);
+  });
+
+  it("the rule's own facts win over the header", async () => {
+    const error = await rejectionOf(axios.get(`${limited.url}/v1/rows`));
+    const own = createErrorPolicy({ logger: () => undefined, rules: [{ ...axiosStatusRule, failure: { code: 'rate_limited', retryAfterMs: 5000 } }] });
+    const c = classifyError(error, own);
+    expect(c.kind === 'anticipated' && [c.message, c.failure.code, c.failure.retryAfterMs]).toEqual(['The upstream API answered 429 Retry after 5 s.', 'rate_limited', 5000]);
+    const never = createErrorPolicy({ logger: () => undefined, rules: [{ ...axiosStatusRule, failure: { retryable: false } }] });
+    const d = classifyError(error, never);
+    expect(d.kind === 'anticipated' && [d.message, d.failure]).toEqual(['The upstream API answered 429', { code: 'upstream-http', retryable: false, correlationId: expect.any(String) }]);
   });
 });

@@ -558,16 +558,26 @@ export function expectationFor(core: CoreSpec | undefined, max: number): Expecta
   if (core === undefined) return { kind: 'crash' };
   switch (core.t) {
     case 'toolError':
-    case 'resourceError':
-      return { kind: 'anticipated', rule: 'deliberate', text: bounded(core.message, max), code: -32603, status: 500, level: 'info' };
+    case 'resourceError': {
+      const failure = { code: core.t === 'toolError' ? 'tool_error' : 'resource_error', retryable: false };
+      return { kind: 'anticipated', rule: 'deliberate', text: bounded(core.message, max), code: -32603, status: 500, level: 'info', failure };
+    }
     case 'notFound':
-      return { kind: 'anticipated', rule: 'resource-not-found', text: bounded(core.message, max), code: -32002, status: 404, level: 'info' };
+      return { kind: 'anticipated', rule: 'resource-not-found', text: bounded(core.message, max), code: -32002, status: 404, level: 'info', failure: { code: 'resource_not_found', retryable: false } };
     case 'network':
-      return { kind: 'anticipated', rule: 'network', text: bounded(`Network error: ${NETWORK_WORDS[core.code]} (${core.code})`, max), code: -32603, status: 502, level: 'warn' };
+      return {
+        kind: 'anticipated',
+        rule: 'network',
+        text: bounded(`Network error: ${NETWORK_WORDS[core.code]} (${core.code})`, max),
+        code: -32603,
+        status: 502,
+        level: 'warn',
+        failure: { code: 'network', retryable: true },
+      };
     case 'timeout':
-      return { kind: 'anticipated', rule: 'timeout', text: bounded('The operation timed out', max), code: -32603, status: 504, level: 'warn' };
+      return { kind: 'anticipated', rule: 'timeout', text: bounded('The operation timed out', max), code: -32603, status: 504, level: 'warn', failure: { code: 'timeout', retryable: true } };
     case 'abort':
-      return { kind: 'anticipated', rule: 'abort', text: bounded('The operation was aborted', max), code: -32603, status: 499, level: 'warn' };
+      return { kind: 'anticipated', rule: 'abort', text: bounded('The operation was aborted', max), code: -32603, status: 499, level: 'warn', failure: { code: 'aborted', retryable: false } };
     case 'fileSystem':
       return {
         kind: 'anticipated',
@@ -576,6 +586,7 @@ export function expectationFor(core: CoreSpec | undefined, max: number): Expecta
         code: -32603,
         status: 500,
         level: 'warn',
+        failure: { code: 'file-system', retryable: false },
       };
   }
 }

@@ -18,6 +18,7 @@ import {
   type ErrorPolicy,
   type LogRecord,
 } from '../../src/index.js';
+import { FAILURE_KEY } from '../support/calls.js';
 import { CANARY, openSession, recordLogger, settle, type WireSession } from './support.js';
 
 /** Resolves after a few event-loop turns, so that the calls interleave. */
@@ -61,7 +62,8 @@ describe('concurrent failures on one server', () => {
       const text = (result as { content: { text: string }[] }).content[0]!.text;
       const match = /^Error executing tool crash \(reference ([0-9a-f]{12})\)$/.exec(text);
       expect(match, `call ${i}: ${text}`).not.toBeNull();
-      expect(result).toEqual({ content: [{ type: 'text', text }], isError: true });
+      // the failure object's correlation id is this call's reference
+      expect(result).toEqual({ _meta: { [FAILURE_KEY]: { code: 'internal', retryable: false, correlationId: match![1] } }, content: [{ type: 'text', text }], isError: true });
       return match![1]!;
     });
     expect(new Set(references).size).toBe(N);
@@ -73,6 +75,7 @@ describe('concurrent failures on one server', () => {
     references.forEach((reference, i) => {
       const own = byReference.get(reference) ?? [];
       if (own.length !== 1) problems.push(`call ${i}: reference ${reference} in ${own.length} records`);
+      else if (own[0]!.correlationId !== reference) problems.push(`call ${i}: correlationId ${String(own[0]!.correlationId)}`);
       else if (own[0]!.errorMessage !== `call ${i} failed: ${CANARY}`) problems.push(`call ${i}: record of another call: ${own[0]!.errorMessage}`);
       else if (!own[0]!.message.startsWith(`tool "crash" crashed (reference ${reference}): Error "call ${i} failed: `)) problems.push(`call ${i}: headline ${own[0]!.message}`);
     });

@@ -20,6 +20,7 @@ import {
   type ErrorRule,
   type Outcome,
 } from '../../src/index.js';
+import { failureObjectOf } from '../support/calls.js';
 import { CANARY, captureStderr, openSession, recordLogger, settle, type WireSession } from './support.js';
 
 class QuotaError extends Error {
@@ -280,6 +281,43 @@ describe('throwing rule functions', () => {
     expect(await callAll(session)).toEqual(['Error executing tool [REDACTED]: [REDACTED]', 'MCP error -32603: [REDACTED]', 'MCP error -32603: [REDACTED]']);
     expect(records).toHaveLength(3);
     expect(JSON.stringify(records).includes(CANARY)).toBe(false);
+  });
+
+  it('hostile failure facts (a throwing function, revoked Proxies, throwing getters) and hostile Retry-After headers: the defaults', async () => {
+    const trap = (): never => {
+      throw new Error(`facts down ${CANARY}`);
+    };
+    const trapping = new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap });
+    const facts: ErrorRule['failure'][] = [
+      trap,
+      () => hostileThrowable() as never,
+      () => trapping as never,
+      trapping as never,
+      { get code(): string { return trap(); } },
+      undefined,
+    ];
+    const headers = [trapping, hostileThrowable(), { get 'retry-after'(): string { return trap(); } }];
+    for (const failure of facts) {
+      for (const header of headers) {
+        const { records, logger } = recordLogger();
+        const rule: ErrorRule = { name: 'quota', predicate: (e) => e instanceof QuotaError, message: 'Quota exceeded', ...(failure === undefined ? {} : { failure }) };
+        const policy = createErrorPolicy({ logger, rules: [rule, ...coreRules], exposeCrashDetails: false });
+        session = await serve(policy, () => Object.assign(new QuotaError(`quota ${CANARY}`), { response: { headers: header } }));
+        const tool = await session.client.callTool({ name: 'work', arguments: { n: 1 } });
+        const resource = await settle(session.client.readResource({ uri: 'doc://1' }));
+        const prompt = await settle(session.client.getPrompt({ name: 'brief', arguments: { topic: 't' } }));
+        const answers = [tool, resource.rejected ? resource.error : undefined, prompt.rejected ? prompt.error : undefined];
+        expect(answers.map((answer) => failureObjectOf(answer))).toEqual(records.map((r) => ({ code: 'quota', retryable: false, correlationId: r.correlationId })));
+        expect(records.map((r) => [r.kind, r.rule])).toEqual([
+          ['anticipated', 'quota'],
+          ['anticipated', 'quota'],
+          ['anticipated', 'quota'],
+        ]);
+        for (const message of session.wire) expect(message.includes(CANARY)).toBe(false);
+        await session.close();
+        session = undefined;
+      }
+    }
   });
 
   it('a reauthorize function that throws: the failure is answered without the hint', async () => {

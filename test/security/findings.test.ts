@@ -33,6 +33,7 @@ import { z } from 'zod';
 import { createErrorPolicy, scrubSecrets, ToolError, withClientVisibleErrors, type Outcome } from '../../src/index.js';
 import { build, caseArb, failWith } from './arbitraries.js';
 import { INSPECT_EMBEDDINGS, leakIn, SECRET } from './secrets.js';
+import { FAILURE_KEY, REFERENCE } from '../support/calls.js';
 import { CANARY, expectToolAnswer, openSession, recordLogger, recordProblems } from './support.js';
 
 /**
@@ -145,9 +146,14 @@ describe('FINDING 4: an `errors` field that is a revoked Proxy does not stop the
     const tool = withClientVisibleErrors(() => {
       throw Object.assign(new Error(`wrapper ${CANARY}`, { cause: new ToolError('Sheet is locked') }), { errors: revokedArray() });
     }, { name: 'sheet_get', policy });
-    expect(await tool()).toEqual({ content: [{ type: 'text', text: 'Error executing tool sheet_get: Sheet is locked' }], isError: true });
+    const result = await tool();
+    expect(result).toEqual({
+      _meta: { [FAILURE_KEY]: { code: 'tool_error', retryable: false, correlationId: records[0]?.correlationId } },
+      content: [{ type: 'text', text: 'Error executing tool sheet_get: Sheet is locked' }],
+      isError: true,
+    });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ kind: 'anticipated', rule: 'deliberate', name: 'sheet_get' });
+    expect(records[0]).toMatchObject({ kind: 'anticipated', rule: 'deliberate', name: 'sheet_get', correlationId: expect.stringMatching(REFERENCE) });
   });
 
   it('a crash with a revoked `errors`: the record keeps the name and the error', async () => {

@@ -23,6 +23,8 @@ import {
   type ErrorRule,
 } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
+import { FAILURE_KEY } from '../support/calls.js';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { EMBEDDINGS, leakIn, SECRET } from './secrets.js';
 import { captureStderr, consoleLogger, openSession, recordLogger, runs, sdkWireError, settle, timeoutFor } from './support.js';
 
@@ -194,6 +196,47 @@ describe('the secret shapes of secrets.ts in allowlisted errors and crashes', ()
     });
   }
 
+  it('the failure object: a code shaped like a credential (from a rule, a ToolError option) falls back; a secret retry delay is ignored', async () => {
+    const { records, logger } = recordLogger();
+    class FactsError extends Error {
+      override name = 'FactsError';
+    }
+    const policy = createErrorPolicy({
+      logger,
+      rules: [
+        {
+          name: 'upstream-facts',
+          predicate: (error) => error instanceof FactsError,
+          message: 'Upstream busy',
+          failure: (error) => ({ code: (error as { reason?: string }).reason, retryAfterMs: (error as { delay?: unknown }).delay as number }),
+        },
+      ],
+    });
+    const tool = (thrown: () => unknown) => withClientVisibleErrors(() => { throw thrown(); }, { name: 'facts', policy })();
+    const objectOf = (answer: unknown) => (answer as { _meta: Record<string, unknown> })._meta[FAILURE_KEY];
+    // Every shape a secret pattern recognises. (An opaque token is indistinguishable from a code, in the failure
+    // object as in client text: what a rule reads from an error is the rule's choice.)
+    for (const secret of [SECRET.apiKey, SECRET.accessToken, SECRET.refreshToken, SECRET.clientSecret, SECRET.jwt]) {
+      // a rule reading its code and delay from the error, and an HTTP Retry-After on the chain, all holding the secret
+      const ruled = await tool(() => Object.assign(new FactsError('busy'), { reason: secret, delay: secret, response: { headers: { 'retry-after': secret, 'retry-after-ms': secret } } }));
+      expect(ruled).toEqual(toolFailure('Error executing tool facts: Upstream busy', failureObject('upstream-facts', false)));
+      // a deliberate error made with the secret as its code (the constructor refuses those that are no code at all)
+      let made: ToolError | undefined;
+      try {
+        made = new ToolError('Not now', { code: secret });
+      } catch (error) {
+        expect(error).toEqual(new TypeError('Expected `code` to be a string of 1 to 64 letters, digits, `_`, `.`, `:` or `-`'));
+      }
+      const deliberate = made === undefined ? undefined : await tool(() => made);
+      if (deliberate !== undefined) expect(objectOf(deliberate)).toEqual(failureObject('tool_error', false));
+      expect(leakIn(JSON.stringify([ruled, deliberate]))).toBeUndefined();
+    }
+    // an opaque value: kept as the code the rule chose, but never a delay
+    const opaque = await tool(() => Object.assign(new FactsError('busy'), { reason: 'busy', delay: SECRET.opaqueToken, response: { headers: { 'retry-after': SECRET.opaqueToken } } }));
+    expect(objectOf(opaque)).toEqual(failureObject('busy', false));
+    expect(records.every((r) => typeof r.correlationId === 'string' && leakIn(r.correlationId) === undefined)).toBe(true);
+  });
+
   it('a resource URI carrying a key is scrubbed in the crash text and the record (real session)', async () => {
     const { records, logger } = recordLogger();
     const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
@@ -219,7 +262,11 @@ describe('the secret shapes of secrets.ts in allowlisted errors and crashes', ()
       expect(JSON.parse(wire)).toEqual({
         jsonrpc: '2.0',
         id: expect.any(Number),
-        error: { code: -32603, message: `Error reading resource https://sheets.example.test/1?key=[REDACTED]&access_token=[REDACTED] (reference ${reference})` },
+        error: {
+          code: -32603,
+          message: `Error reading resource https://sheets.example.test/1?key=[REDACTED]&access_token=[REDACTED] (reference ${reference})`,
+          data: { [FAILURE_KEY]: { code: 'internal', retryable: false, correlationId: reference } },
+        },
       });
       expect(records).toHaveLength(1);
       expect(records[0]!.name).toBe('https://sheets.example.test/1?key=[REDACTED]&access_token=[REDACTED]');

@@ -9,6 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, JSONRPCErrorResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
+import { FAILURE_KEY, failureObjectOf, REFERENCE } from '../support/calls.js';
 import { link } from '../support/link.js';
 import type { Session } from '../support/session.js';
 
@@ -131,10 +132,43 @@ export async function captureStderr(body: () => Promise<void>): Promise<string> 
 // Shared assertions.
 // ---------------------------------------------------------------------------------------------------------------
 
-/** What the policy should answer for a case. */
+/** What the policy should answer for a case; an anticipated one with its failure object's code and retryable flag. */
 export type Expectation =
   | { readonly kind: 'crash' }
-  | { readonly kind: 'anticipated'; readonly rule: string; readonly text: string; readonly code: number; readonly status: number; readonly level: 'info' | 'warn' };
+  | {
+      readonly kind: 'anticipated';
+      readonly rule: string;
+      readonly text: string;
+      readonly code: number;
+      readonly status: number;
+      readonly level: 'info' | 'warn';
+      readonly failure: { readonly code: string; readonly retryable: boolean };
+    };
+
+/**
+ * The failure object the answer must carry: for a crash `internal` with the reference as its correlation id; else the
+ * expected code and flag, and the record's correlation id (a case's values hold no retry delay).
+ */
+function expectedFailureObject(expected: Expectation, record: LogRecord, reference: string | undefined): Record<string, unknown> {
+  if (expected.kind === 'crash') return { code: 'internal', retryable: false, correlationId: reference };
+  return { code: expected.failure.code, retryable: expected.failure.retryable, correlationId: record.correlationId };
+}
+
+/**
+ * The failure object (`_meta` or `data`) holds no canary, nor does the record's correlation id (the record itself may
+ * quote a crash's message: it is the operator's), the object's keys are in the wire's order, and the record's
+ * correlation id is 12 hex digits (one `expect`).
+ */
+function expectCleanFailureObject(object: unknown, record: LogRecord): void {
+  const json = `${JSON.stringify(object)} ${String(record.correlationId)}`;
+  const keys = Object.keys(object ?? {}).join(',');
+  const problems = [
+    ...(json.includes(CANARY) ? [`canary in the failure object or the record's correlation id: ${json.slice(0, 300)}`] : []),
+    ...(keys === 'code,retryable,correlationId' ? [] : [`failure object keys ${keys}`]),
+    ...(typeof record.correlationId === 'string' && REFERENCE.test(record.correlationId) ? [] : [`record correlationId ${String(record.correlationId)}`]),
+  ];
+  if (problems.length > 0) expect(problems).toEqual([]);
+}
 
 /** Raw control characters (C0, DEL, C1) and the Unicode line separators: none may stand in a one-line log text. */
 // eslint-disable-next-line no-control-regex
@@ -193,12 +227,13 @@ export function expectRecordFor(record: LogRecord, expected: Expectation, handle
     status: record.status,
     rule: record.rule,
     reference: record.reference,
+    correlationId: record.correlationId,
     headline: expected.kind === 'crash' ? record.message.startsWith(`${handler} ${JSON.stringify(name)} crashed (reference ${reference}): `) : true,
   };
   const wanted =
     expected.kind === 'crash'
-      ? { handler, name, kind: 'crash', level: 'error', status: 500, rule: undefined, reference, headline: true }
-      : { handler, name, kind: 'anticipated', level: expected.level, status: expected.status, rule: expected.rule, reference: undefined, headline: true };
+      ? { handler, name, kind: 'crash', level: 'error', status: 500, rule: undefined, reference, correlationId: reference, headline: true }
+      : { handler, name, kind: 'anticipated', level: expected.level, status: expected.status, rule: expected.rule, reference: undefined, correlationId: record.correlationId, headline: true };
   expect(actual, record.message.slice(0, 300)).toEqual(wanted);
 }
 
@@ -210,8 +245,9 @@ export function referenceIn(text: string): string {
 }
 
 /**
- * A tool result answered by the policy: valid for the SDK's CallToolResultSchema, exactly the expected text, no
- * canary, and exactly one well-formed record that agrees with it.
+ * A tool result answered by the policy: valid for the SDK's CallToolResultSchema, exactly the expected text and
+ * failure object (its correlation id the record's), no canary (in `_meta` neither), and exactly one well-formed
+ * record that agrees with it.
  */
 export function expectToolAnswer(result: unknown, records: readonly LogRecord[], expected: Expectation, name: string, maxMessageLength: number): void {
   expect(CallToolResultSchema.safeParse(result).success, 'CallToolResultSchema').toBe(true);
@@ -221,12 +257,11 @@ export function expectToolAnswer(result: unknown, records: readonly LogRecord[],
   const record = records[0]!;
   const text = (result as { content: { text: string }[] }).content[0]!.text;
   let reference: string | undefined;
-  if (expected.kind === 'crash') {
-    reference = referenceIn(text);
-    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool ${name} (reference ${reference})` }], isError: true });
-  } else {
-    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool ${name}: ${expected.text}` }], isError: true });
-  }
+  if (expected.kind === 'crash') reference = referenceIn(text);
+  const shown = expected.kind === 'crash' ? `Error executing tool ${name} (reference ${reference})` : `Error executing tool ${name}: ${expected.text}`;
+  const object = failureObjectOf(result);
+  expect(result).toEqual({ _meta: { [FAILURE_KEY]: expectedFailureObject(expected, record, reference) }, content: [{ type: 'text', text: shown }], isError: true });
+  expectCleanFailureObject(object, record);
   expectRecordFor(record, expected, 'tool', name, reference);
   expectWellFormedRecord(record, maxMessageLength);
 }
@@ -242,8 +277,8 @@ export function sdkWireError(thrown: unknown): { code: number; message: string; 
 /**
  * A resource or prompt failure answered by the policy: the thrown JSON-RPC error is valid for the SDK's
  * JSONRPCErrorResponseSchema as the SDK would send it, carries exactly the expected code and text, no `data` except
- * the policy's own `{ uri }` on a resource-not-found answer, no canary, and exactly one well-formed record that
- * agrees with it.
+ * the policy's own (the failure object, and `{ uri }` on a resource-not-found answer), no canary (in the failure
+ * object neither), and exactly one well-formed record that agrees with it.
  */
 export function expectRpcAnswer(
   thrown: unknown,
@@ -260,15 +295,18 @@ export function expectRpcAnswer(
   expect(records, 'exactly one record').toHaveLength(1);
   let reference: string | undefined;
   const what = handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
+  const record = records[0]!;
+  if (expected.kind === 'crash') reference = referenceIn(wire.message);
+  const object = expectedFailureObject(expected, record, reference);
   if (expected.kind === 'crash') {
-    reference = referenceIn(wire.message);
-    expect(wire).toEqual({ code: -32603, message: `${what} ${name} (reference ${reference})` });
+    expect(wire).toEqual({ code: -32603, message: `${what} ${name} (reference ${reference})`, data: { [FAILURE_KEY]: object } });
   } else if (handler === 'resource' && expected.code === -32002) {
-    expect(wire).toEqual({ code: expected.code, message: expected.text, data: { uri: name } });
+    expect(wire).toEqual({ code: expected.code, message: expected.text, data: { uri: name, [FAILURE_KEY]: object } });
   } else {
-    expect(wire).toEqual({ code: expected.code, message: expected.text });
+    expect(wire).toEqual({ code: expected.code, message: expected.text, data: { [FAILURE_KEY]: object } });
   }
-  expectRecordFor(records[0]!, expected, handler, name, reference);
+  expectCleanFailureObject(failureObjectOf(wire), record);
+  expectRecordFor(record, expected, handler, name, reference);
   expectWellFormedRecord(records[0]!, maxMessageLength);
 }
 

@@ -16,7 +16,8 @@ import {
   withClientVisiblePromptErrors,
   withClientVisibleResourceErrors,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/session.js';
+import { expectCorrelated, failureObject } from '../support/failure.js';
+import { capture, connect, FAILURE_KEY, failureObjectOf, newServer, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e: /srv/secret/path';
 
@@ -68,18 +69,19 @@ const registrations: Record<string, { register: Registration; call: 'tool' | 're
   prompt: { register: (s, cb) => s.prompt('p_legacy', cb), call: 'prompt', target: 'p_legacy', text: 'MCP error -32603: Error getting prompt p_legacy' },
 };
 
-/** Calls `target` and returns the text the client shows for its failure. */
-async function failureText(client: Awaited<ReturnType<typeof connect>>['client'], call: 'tool' | 'resource' | 'prompt', target: string): Promise<string> {
+/** Calls `target` and returns the text the client shows for its failure, and the answer (result or error). */
+async function failureText(client: Awaited<ReturnType<typeof connect>>['client'], call: 'tool' | 'resource' | 'prompt', target: string): Promise<{ shown: string; answer: unknown }> {
   if (call === 'tool') {
     const result = await client.callTool({ name: target, arguments: {} });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    return textOf(result);
+    return { shown: textOf(result), answer: result };
   }
   const error = await rpcError(call === 'resource' ? client.readResource({ uri: target }) : client.getPrompt({ name: target, arguments: { q: 'x' } }));
   expect(error.code).toBe(-32603);
-  expect(error.data).toBeUndefined();
-  return error.message;
+  // the policy's own data only: the failure object
+  expect(Object.keys(error.data as object)).toEqual([FAILURE_KEY]);
+  return { shown: error.message, answer: error };
 }
 
 describe('applyErrorPolicy covers every registration method', () => {
@@ -93,9 +95,11 @@ describe('applyErrorPolicy covers every registration method', () => {
         if (when === 'after') register(server, crash);
         const { client } = await connect(server);
 
-        const shown = await failureText(client, call, target);
+        const { shown, answer } = await failureText(client, call, target);
         const reference = referenceIn(shown);
         expect(shown).toBe(`${text} (reference ${reference})`);
+        expect(failureObjectOf(answer)).toEqual(failureObject('internal', false, { correlationId: reference }));
+        expect(expectCorrelated(answer, records[0])).toBe(reference);
         expect(shown).not.toContain('CANARY');
         expect(records).toHaveLength(1);
         expect(records[0]).toMatchObject({

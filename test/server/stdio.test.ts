@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, it } from 'vitest';
+import { failureData, failureObject, toolFailure } from '../support/failure.js';
 import { referenceIn, rpcError, textOf } from '../support/session.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
@@ -20,15 +21,29 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(transport);
   try {
-    const crash = textOf(await client.callTool({ name: 'crash', arguments: { sheet: 'Q3' } }));
+    // The failure objects cross stdio as the in-process tests see them. The default logger's lines name a crash's
+    // reference (its correlation id), not the correlation id of other failures: those are checked in process.
+    const crashResult = await client.callTool({ name: 'crash', arguments: { sheet: 'Q3' } });
+    const crash = textOf(crashResult);
     const reference = referenceIn(crash);
-    expect(crash).toBe(`Error executing tool crash (reference ${reference})`);
-    expect(textOf(await client.callTool({ name: 'deliberate', arguments: {} }))).toBe('Error executing tool deliberate: Sheet name must not be empty');
-    expect(textOf(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
-    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri: 'sheet://x' } });
+    expect(crashResult).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
+      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
+    );
+    // the SDK's own answer: no failure object
+    expect(await client.callTool({ name: 'nope', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }], isError: true });
+    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({
+      code: -32002,
+      message: 'MCP error -32002: No sheet named x',
+      data: failureData(failureObject('resource_not_found', false), 'sheet://x'),
+    });
     const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
     const promptReference = referenceIn(prompt.message);
-    expect(prompt).toEqual({ code: -32603, message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`, data: undefined });
+    expect(prompt).toEqual({
+      code: -32603,
+      message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`,
+      data: failureData(failureObject('internal', false, { correlationId: promptReference })),
+    });
 
     await client.close();
     await ended;

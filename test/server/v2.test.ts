@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors } from '../../src/index.js';
 import { capture, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/calls.js';
+import { expectCorrelated, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { link } from '../support/link.js';
 
 const CANARY = 'CANARY-v2-2b7e';
@@ -44,20 +45,21 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     server.registerTool('ok', {}, () => text('fine'));
     const { client } = await connectV2(server);
 
-    const before = textOf(await client.callTool({ name: 'before', arguments: { sheet: 'Q3' } }));
-    expect(before).toBe(`Error executing tool before (reference ${referenceIn(before)})`);
-    const noSchema = textOf(await client.callTool({ name: 'no_schema', arguments: {} }));
-    expect(noSchema).toBe(`Error executing tool no_schema (reference ${referenceIn(noSchema)})`);
-    expect(await client.callTool({ name: 'after', arguments: { sheet: '' } })).toEqual({
-      content: [{ type: 'text', text: 'Error executing tool after: Sheet name must not be empty' }],
-      isError: true,
-    });
-    expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('fine');
+    const beforeResult = await client.callTool({ name: 'before', arguments: { sheet: 'Q3' } });
+    const before = textOf(beforeResult);
+    expect(beforeResult).toEqual(toolFailure(`Error executing tool before (reference ${referenceIn(before)})`, failureObject('internal', false, { correlationId: referenceIn(before) })));
+    const noSchemaResult = await client.callTool({ name: 'no_schema', arguments: {} });
+    const noSchema = textOf(noSchemaResult);
+    expect(noSchemaResult).toEqual(toolFailure(`Error executing tool no_schema (reference ${referenceIn(noSchema)})`, failureObject('internal', false, { correlationId: referenceIn(noSchema) })));
+    const after = await client.callTool({ name: 'after', arguments: { sheet: '' } });
+    expect(after).toEqual(toolFailure('Error executing tool after: Sheet name must not be empty', failureObject('tool_error', false)));
+    expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual(text('fine'));
     expect(records.map((r) => [r.name, r.kind, r.level])).toEqual([
       ['before', 'crash', 'error'],
       ['no_schema', 'crash', 'error'],
       ['after', 'anticipated', 'info'],
     ]);
+    [beforeResult, noSchemaResult, after].forEach((answer, i) => expectCorrelated(answer, records[i]));
     expect(records[0]?.reference).toBe(referenceIn(before));
     expect(withoutDurations(outcomes)).toEqual([
       { kind: 'tool', name: 'before', status: 500, classification: 'crash' },
@@ -100,9 +102,18 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     server.registerResource('ok', 'static://ok', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'fine' }] }));
     const { client } = await connectV2(server);
 
-    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({ code: -32602, message: 'No sheet named x', data: { uri: 'sheet://x' } });
+    // v2 sends the -32002 as -32602; the data (uri and failure object) goes through as it is
+    const missing = await rpcError(client.readResource({ uri: 'sheet://x' }));
+    expect(missing).toEqual({ code: -32602, message: 'No sheet named x', data: failureData(failureObject('resource_not_found', false), 'sheet://x') });
     const crashed = await rpcError(client.readResource({ uri: 'static://crash' }));
-    expect(crashed).toEqual({ code: -32603, message: `Error reading resource static://crash (reference ${referenceIn(crashed.message)})`, data: undefined });
+    const reference = referenceIn(crashed.message);
+    expect(crashed).toEqual({
+      code: -32603,
+      message: `Error reading resource static://crash (reference ${reference})`,
+      data: failureData(failureObject('internal', false, { correlationId: reference })),
+    });
+    expectCorrelated(missing, records[0]);
+    expectCorrelated(crashed, records[1]);
     expect(JSON.stringify(crashed)).not.toContain('CANARY');
     expect((await client.readResource({ uri: 'static://ok' })).contents).toEqual([{ uri: 'static://ok', text: 'fine' }]);
     // v2's own answer for a URI nothing serves is kept
@@ -132,7 +143,8 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     const { client } = await connectV2(server);
     for (const name of ['before', 'after']) {
       const error = await rpcError(client.getPrompt({ name, arguments: name === 'before' ? { sheet: 'Q3' } : {} }));
-      expect(error).toEqual({ code: -32603, message: `Error getting prompt ${name} (reference ${referenceIn(error.message)})`, data: undefined });
+      const reference = referenceIn(error.message);
+      expect(error).toEqual({ code: -32603, message: `Error getting prompt ${name} (reference ${reference})`, data: failureData(failureObject('internal', false, { correlationId: reference })) });
     }
     expect(records.map((r) => [r.name, r.kind])).toEqual([
       ['before', 'crash'],

@@ -45,8 +45,34 @@ export async function rpcError(promise: Promise<unknown>): Promise<{ code: unkno
   throw new Error('expected the request to fail');
 }
 
-/** Matches a crash reference id. */
+/** Matches a crash reference id (and a correlation id: the same form). */
 export const REFERENCE = /^[0-9a-f]{12}$/;
+
+/** The key of the failure object, in a tool result's `_meta` and in a JSON-RPC error's `data`. */
+export const FAILURE_KEY = 'mcp-error-policy/failure';
+/** The key of the draft MCP ToolFailure extension's object in a tool result's `_meta`. */
+export const DRAFT_TOOL_FAILURE_KEY = 'io.modelcontextprotocol/toolFailure';
+
+/**
+ * The failure object an answer carries: under {@link FAILURE_KEY} in `_meta` (a tool result) or `data` (a JSON-RPC
+ * error, or an object holding its `data`); undefined when there is none.
+ */
+export function failureObjectOf(answer: unknown): Readonly<Record<string, unknown>> | undefined {
+  const holder = answer as { _meta?: Record<string, unknown>; data?: Record<string, unknown> } | undefined;
+  const object = holder?._meta?.[FAILURE_KEY] ?? holder?.data?.[FAILURE_KEY];
+  return object === undefined ? undefined : (object as Record<string, unknown>);
+}
+
+/**
+ * The failure object of `answer` split from its correlation id (random: tests tie it to the log record apart), or
+ * `{}` when the answer carries none.
+ */
+export function splitFailure(answer: unknown): { failure?: Readonly<Record<string, unknown>>; correlationId?: unknown } {
+  const object = failureObjectOf(answer);
+  if (object === undefined) return {};
+  const { correlationId, ...failure } = object;
+  return { failure, correlationId };
+}
 
 /** The reference id at the end of a crash text. */
 export function referenceIn(text: string): string {
@@ -56,11 +82,12 @@ export function referenceIn(text: string): string {
 }
 
 /**
- * The text with every `(reference <12 hex>)` written `(reference <id>)`: a search for a short literal (`403`, say)
- * in text holding a random reference id must not find it inside the id.
+ * The text with every `(reference <12 hex>)` written `(reference <id>)`, and every JSON `"correlationId":"<12 hex>"`
+ * written `"correlationId":"<id>"`: a search for a short literal (`403`, say) in text holding a random id must not
+ * find it inside the id.
  */
 export function withoutReferences(text: string): string {
-  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)');
+  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)').replace(/"correlationId":"[0-9a-f]{12}"/g, '"correlationId":"<id>"');
 }
 
 /** Waits for in-flight notifications to arrive. */

@@ -13,7 +13,8 @@ import {
   withClientVisiblePromptErrors,
   type ErrorPolicy,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations, withoutReferences } from '../support/session.js';
+import { expectCorrelated, failureData, failureObject } from '../support/failure.js';
+import { capture, connect, newServer, REFERENCE, referenceIn, rpcError, withoutDurations, withoutReferences } from '../support/session.js';
 
 const CANARY = 'CANARY-9a4c';
 
@@ -50,18 +51,22 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           );
           const error = await rpcError(client.getPrompt(request));
           const reference = referenceIn(error.message);
-          expect(error).toEqual({ code: -32603, message: `MCP error -32603: Error getting prompt ${call.name} (reference ${reference})`, data: undefined });
+          expect(error).toEqual({
+            code: -32603,
+            message: `MCP error -32603: Error getting prompt ${call.name} (reference ${reference})`,
+            data: failureData(failureObject('internal', false, { correlationId: reference })),
+          });
           expect(records).toHaveLength(1);
-          expect(records[0]).toMatchObject({ level: 'error', kind: 'crash', handler: 'prompt', name: call.name, reference, status: 500 });
+          expect(records[0]).toMatchObject({ level: 'error', kind: 'crash', handler: 'prompt', name: call.name, reference, correlationId: reference, status: 500 });
           expect(records[0]?.message).toBe(`prompt "${call.name}" crashed (reference ${reference}): Error "ENOENT: no such file, open '/srv/${CANARY}'"`);
           expect(withoutDurations(outcomes)).toEqual([{ kind: 'prompt', name: call.name, status: 500, classification: 'crash' }]);
         });
 
         it('ResourceError, ToolError -> -32603 with their text; ResourceNotFoundError -> -32002', async () => {
-          for (const [thrown, code] of [
-            [new ResourceError('That sheet has no summary yet'), -32603],
-            [new ToolError('That sheet has no summary yet'), -32603],
-            [new ResourceNotFoundError('That sheet has no summary yet'), -32002],
+          for (const [thrown, code, failureCode] of [
+            [new ResourceError('That sheet has no summary yet'), -32603, 'resource_error'],
+            [new ToolError('That sheet has no summary yet'), -32603, 'tool_error'],
+            [new ResourceNotFoundError('That sheet has no summary yet'), -32002, 'resource_not_found'],
           ] as const) {
             const { policy, records, outcomes } = capture();
             const { client } = await connect(
@@ -69,8 +74,11 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
                 throw thrown;
               }),
             );
-            expect(await rpcError(client.getPrompt(request))).toEqual({ code, message: `MCP error ${code}: That sheet has no summary yet`, data: undefined });
+            // a prompt has no URI: no `uri` in the data, even for a not-found answer
+            const error = await rpcError(client.getPrompt(request));
+            expect(error).toEqual({ code, message: `MCP error ${code}: That sheet has no summary yet`, data: failureData(failureObject(failureCode, false)) });
             expect(records.map((r) => [r.level, r.kind])).toEqual([['info', 'anticipated']]);
+            expectCorrelated(error, records[0]);
             expect(outcomes.map((o) => o.status)).toEqual([code === -32002 ? 404 : 500]);
           }
         });
@@ -86,7 +94,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           expect(error).toEqual({
             code: -32603,
             message: `MCP error -32603: Error getting prompt ${call.name} (reference ${referenceIn(error.message)})`,
-            data: undefined,
+            data: failureData(failureObject('internal', false, { correlationId: referenceIn(error.message) })),
           });
           // The random reference id may hold the digits 403: search the text around it.
           expect(withoutReferences(JSON.stringify(error))).toContain('(reference <id>)');
@@ -112,3 +120,27 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
     }
   });
 }
+
+describe('the failure object on prompt errors', () => {
+  it('failureObject: false: no `data`; a retry delay still ends the text', async () => {
+    for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
+      const { policy, records } = capture({ failureObject: false });
+      const { client } = await connect(
+        serve(mode, policy, () => {
+          throw new ToolError('Busy', { code: 'busy', retryAfterMs: 2500 });
+        }),
+      );
+      expect(await rpcError(client.getPrompt({ name: 'hello' }))).toEqual({ code: -32603, message: 'MCP error -32603: Busy Retry after 3 s.', data: undefined });
+      expect(records[0]?.correlationId).toMatch(REFERENCE);
+      const on = capture();
+      const { client: withObject } = await connect(
+        serve(mode, on.policy, () => {
+          throw new ToolError('Busy', { code: 'busy', retryAfterMs: 2500 });
+        }),
+      );
+      const error = await rpcError(withObject.getPrompt({ name: 'hello' }));
+      expect(error.data).toEqual(failureData(failureObject('busy', true, { retryAfterMs: 2500 })));
+      expectCorrelated(error, on.records[0]);
+    }
+  });
+});

@@ -14,7 +14,8 @@ import {
   type ErrorPolicy,
   type ErrorRule,
 } from '../../src/index.js';
-import { capture, connect, newServer, referenceIn, rpcError, withoutDurations } from '../support/session.js';
+import { expectCorrelated, failureData, failureObject } from '../support/failure.js';
+import { capture, connect, FAILURE_KEY, newServer, REFERENCE, referenceIn, rpcError, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-51d0';
 
@@ -58,7 +59,8 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new ResourceNotFoundError('No sheet named x');
           });
-          expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: { uri } });
+          expect(error).toEqual({ code: -32002, message: 'MCP error -32002: No sheet named x', data: failureData(failureObject('resource_not_found', false), uri) });
+          const correlationId = expectCorrelated(error, records[0]);
           expect(records).toEqual([
             {
               level: 'info',
@@ -70,6 +72,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
               rule: 'resource-not-found',
               errorName: 'ResourceNotFoundError',
               errorMessage: 'No sheet named x',
+              correlationId,
             },
           ]);
           expect(withoutDurations(outcomes)).toEqual([{ kind: 'resource', name: uri, status: 404, classification: 'anticipated' }]);
@@ -82,9 +85,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           expect(error).toEqual({
             code: -32603,
             message: 'MCP error -32603: The sheet is being recalculated, try again shortly',
-            data: undefined,
+            data: failureData(failureObject('resource_error', false)),
           });
           expect(records).toHaveLength(1);
+          expectCorrelated(error, records[0]);
           expect(records[0]).toMatchObject({ level: 'info', kind: 'anticipated', rule: 'deliberate', status: 500 });
           expect(records[0]?.stack).toBeUndefined();
           expect(outcomes.map((o) => o.status)).toEqual([500]);
@@ -97,9 +101,10 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           expect(error).toEqual({
             code: -32603,
             message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)',
-            data: undefined,
+            data: failureData(failureObject('network', true)),
           });
           expect(records).toHaveLength(1);
+          expectCorrelated(error, records[0]);
           expect(records[0]).toMatchObject({ level: 'warn', kind: 'anticipated', rule: 'network', status: 502, errorMessage: `connect ECONNREFUSED 10.0.0.7:443 ${CANARY}` });
           expect(records[0]?.stack).toMatch(/^ {4}at /);
           expect(withoutDurations(outcomes)).toEqual([{ kind: 'resource', name: uri, status: 502, classification: 'anticipated' }]);
@@ -112,8 +117,9 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           expect(error).toEqual({
             code: -32000,
             message: 'MCP error -32000: The sheet is busy, try again in a minute',
-            data: undefined,
+            data: failureData(failureObject('busy', false)),
           });
+          expectCorrelated(error, records[0]);
           expect(records.map((r) => [r.level, r.rule, r.status])).toEqual([['warn', 'busy', 503]]);
           expect(outcomes.map((o) => o.status)).toEqual([503]);
         });
@@ -123,7 +129,11 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
             throw new TypeError(`Cannot read properties of undefined (reading '${CANARY}')`);
           });
           const reference = referenceIn(error.message);
-          expect(error).toEqual({ code: -32603, message: `MCP error -32603: Error reading resource ${uri} (reference ${reference})`, data: undefined });
+          expect(error).toEqual({
+            code: -32603,
+            message: `MCP error -32603: Error reading resource ${uri} (reference ${reference})`,
+            data: failureData(failureObject('internal', false, { correlationId: reference })),
+          });
           expect(error.message).not.toContain('CANARY');
           expect(records).toHaveLength(1);
           expect(records[0]).toMatchObject({
@@ -131,6 +141,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
             kind: 'crash',
             name: uri,
             reference,
+            correlationId: reference,
             status: 500,
             errorName: 'TypeError',
             errorMessage: `Cannot read properties of undefined (reading '${CANARY}')`,
@@ -144,7 +155,8 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
               throw Object.assign(new Error(`forbidden ${CANARY}`), { code, data: { secret: CANARY } });
             });
             expect(error.code).toBe(-32603);
-            expect(error.data).toBeUndefined();
+            // the policy's own data only: the failure object of a crash
+            expect(error.data).toEqual(failureData(failureObject('internal', false, { correlationId: referenceIn(error.message) })));
             expect(error.message).toBe(`MCP error -32603: Error reading resource ${uri} (reference ${referenceIn(error.message)})`);
             expect(JSON.stringify(error)).not.toContain('CANARY');
             expect(records.map((r) => r.kind)).toEqual(['crash']);
@@ -194,3 +206,27 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
     });
   });
 }
+
+describe('the failure object on resource and prompt errors', () => {
+  it('failureObject: false: `data` only for a resource not found (its uri); draftToolFailure never reaches `data`', async () => {
+    for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
+      for (const [thrown, code, failureCode] of [
+        [() => new ResourceNotFoundError('No sheet named x'), -32002, 'resource_not_found'],
+        [() => new ResourceError('Busy', { retryAfterMs: 1000 }), -32603, 'resource_error'],
+        [() => new Error(CANARY), -32603, 'internal'],
+      ] as const) {
+        const cb = () => {
+          throw thrown();
+        };
+        const off = await readError(mode, 'sheet://x', cb, { failureObject: false, draftToolFailure: true });
+        expect(off.error.code).toBe(code);
+        expect(off.error.data).toEqual(code === -32002 ? { uri: 'sheet://x' } : undefined);
+        expect(off.records[0]?.correlationId).toMatch(REFERENCE);
+        const on = await readError(mode, 'sheet://x', cb, { draftToolFailure: true });
+        expect(Object.keys(on.error.data as object)).toEqual(code === -32002 ? ['uri', FAILURE_KEY] : [FAILURE_KEY]);
+        expect((on.error.data as Record<string, { code: string }>)[FAILURE_KEY]!.code).toBe(failureCode);
+        expectCorrelated(on.error, on.records[0]);
+      }
+    }
+  });
+});

@@ -48,10 +48,24 @@ export type Category =
   | 'reauthorize'
   | 'success';
 
-/** What the client gets: a tool result, or a JSON-RPC error as the server sends it (see `clientView`). */
+/**
+ * The failure object an answer carries (`_meta` of a tool result, `data` of a JSON-RPC error, under
+ * `mcp-error-policy/failure`), without its correlation id: that one is random, and the table checks it against the
+ * log record instead (test/compat/table.test.ts).
+ */
+export interface ExpectedFailure {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+}
+
+/**
+ * What the client gets: a tool result, or a JSON-RPC error as the server sends it (see `clientView`). `failure` is the
+ * failure object (absent: the answer carries none); `uri` is `error.data.uri` (resource not found).
+ */
 export type ExpectedWire =
-  | { readonly result: { readonly text: string; readonly isError: boolean } }
-  | { readonly error: { readonly code: number; readonly message: string } };
+  | { readonly result: { readonly text: string; readonly isError: boolean; readonly failure?: ExpectedFailure } }
+  | { readonly error: { readonly code: number; readonly message: string; readonly uri?: string; readonly failure?: ExpectedFailure } };
 
 /** One expected log record (`message` with `<ref>` for the reference id). */
 export interface ExpectedRecord {
@@ -68,6 +82,8 @@ export interface ExpectedRecord {
   readonly matchedErrorName?: string;
   readonly matchedErrorMessage?: string;
   readonly message: string;
+  /** Every failure record but a protocol error's has one: written {@link CORRELATED} (the value is random). */
+  readonly correlationId?: typeof CORRELATED;
 }
 
 /** Values only known at run time, from which some expectations are made. */
@@ -145,11 +161,24 @@ export const rethrowsFailureOf =
 
 export const s = (scenario: Scenario): Scenario => scenario;
 
-export const tool = (text: string): ExpectedWire => ({ result: { text, isError: true } });
-export const rpc = (code: number, message: string): ExpectedWire => ({ error: { code, message } });
-export const toolText = (id: string, text: string): ExpectedWire => tool(`Error executing tool ${id}: ${text}`);
-export const toolCrash = (id: string): ExpectedWire => tool(`Error executing tool ${id} (reference <ref>)`);
+/** A failure object: `code`, `retryable`, and `retryAfterMs` when the answer gives a delay. */
+export const failure = (code: string, retryable: boolean, retryAfterMs?: number): ExpectedFailure =>
+  retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs };
+/** A crash's failure object: code `internal`, not retryable (its correlation id is the reference). */
+export const INTERNAL = failure('internal', false);
+
+/** An isError tool result; without `object`, one that carries no failure object (protocol errors, a tool's own). */
+export const tool = (text: string, object?: ExpectedFailure): ExpectedWire => ({ result: { text, isError: true, ...(object === undefined ? {} : { failure: object }) } });
+/** A JSON-RPC error; without `object`, one that carries no failure object (protocol errors). */
+export const rpc = (code: number, message: string, object?: ExpectedFailure, uri?: string): ExpectedWire => ({
+  error: { code, message, ...(uri === undefined ? {} : { uri }), ...(object === undefined ? {} : { failure: object }) },
+});
+export const toolText = (id: string, text: string, object: ExpectedFailure): ExpectedWire => tool(`Error executing tool ${id}: ${text}`, object);
+export const toolCrash = (id: string, object: ExpectedFailure): ExpectedWire => tool(`Error executing tool ${id} (reference <ref>)`, object);
 export const uriOf = (id: string): string => `compat://sheets/${id}`;
+
+/** How expectations write a record's correlation id: present, its value checked against the answer's. */
+export const CORRELATED = '<id>';
 
 /** The error on the cause chain a rule accepted: its name and message. */
 export type Matched = readonly [name: string, message: string];
@@ -163,18 +192,18 @@ function matchedFields(matched: Matched | undefined): { matchedErrorName?: strin
 export function info(handler: HandlerKind, name: string, errorName: string, quoted: string, status = 500, rule = 'deliberate', matched?: Matched): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
   const { line, ...fields } = matchedFields(matched);
-  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}${line}` };
+  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
 }
 
 export function warn(handler: HandlerKind, name: string, rule: string, status: number, errorName: string, quoted: string, matched?: Matched): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
   const { line, ...fields } = matchedFields(matched);
-  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}` };
+  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
 }
 
 export function crashed(handler: HandlerKind, name: string, errorName: string, quoted: string): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'error', kind: 'crash', handler, name, status: 500, errorName, errorMessage: quoted, message: `${who} crashed (reference <ref>): ${errorName} ${JSON.stringify(quoted)}` };
+  return { level: 'error', kind: 'crash', handler, name, status: 500, errorName, errorMessage: quoted, message: `${who} crashed (reference <ref>): ${errorName} ${JSON.stringify(quoted)}`, correlationId: CORRELATED };
 }
 
 export function protocol(handler: HandlerKind, name: string, code: number, status: number, errorName: string, quoted: string): ExpectedRecord {
@@ -184,7 +213,7 @@ export function protocol(handler: HandlerKind, name: string, code: number, statu
 
 export function degraded(handler: HandlerKind, name: string): ExpectedRecord {
   const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'info', kind: 'degraded', handler, name, status: 401, errorName: 'degraded', errorMessage: DEGRADED, message: `${who} refused (degraded): ${JSON.stringify(DEGRADED)}` };
+  return { level: 'info', kind: 'degraded', handler, name, status: 401, errorName: 'degraded', errorMessage: DEGRADED, message: `${who} refused (degraded): ${JSON.stringify(DEGRADED)}`, correlationId: CORRELATED };
 }
 
 /** The message of a protocol error: v1's McpError prefixes `MCP error <code>: `; v2's ProtocolError does not. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ResourceNotFoundError, ToolError, withClientVisiblePromptErrors } from '../../../src/index.js';
 import { abortNow, cyclicCrash, DEGRADED, GrantRevokedError, promptResult, readUndefinedY } from './fixtures.js';
-import { crashed, degraded, ECONNREFUSED_TEXT, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, warn, type Scenario } from './model.js';
+import { crashed, degraded, ECONNREFUSED_TEXT, failure, INTERNAL, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, warn, type Scenario } from './model.js';
 
 export const promptScenarios: readonly Scenario[] = [
   s({
@@ -16,7 +16,7 @@ export const promptScenarios: readonly Scenario[] = [
       throw new ToolError(`No template for topic '${topic}'`);
     },
     expect: () => ({
-      wire: rpc(-32603, "No template for topic 'q3'"),
+      wire: rpc(-32603, "No template for topic 'q3'", failure('tool_error', false)),
       records: [info('prompt', 'prompt_deliberate', 'ToolError', "No template for topic 'q3'")],
     }),
   }),
@@ -27,8 +27,19 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'ResourceNotFoundError in a prompt keeps -32002',
     handler: throws(() => new ResourceNotFoundError('The sheet behind this prompt was deleted')),
     expect: () => ({
-      wire: rpc(-32002, 'The sheet behind this prompt was deleted'),
+      wire: rpc(-32002, 'The sheet behind this prompt was deleted', failure('resource_not_found', false)),
       records: [info('prompt', 'prompt_not_found', 'ResourceNotFoundError', 'The sheet behind this prompt was deleted', 404, 'resource-not-found')],
+    }),
+  }),
+  s({
+    id: 'prompt_not_found_code',
+    kind: 'prompt',
+    category: 'deliberate',
+    title: 'ResourceNotFoundError with a code and a retry delay in a prompt: -32002, its code, the delay',
+    handler: throws(() => new ResourceNotFoundError('The sheet is still being created', { code: 'sheet_pending', retryAfterMs: 1 })),
+    expect: () => ({
+      wire: rpc(-32002, 'The sheet is still being created Retry after 1 s.', failure('sheet_pending', true, 1)),
+      records: [info('prompt', 'prompt_not_found_code', 'ResourceNotFoundError', 'The sheet is still being created', 404, 'resource-not-found')],
     }),
   }),
   s({
@@ -38,7 +49,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'a real fetch to a closed port inside a prompt',
     handler: fetchesClosedPort,
     expect: () => ({
-      wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
+      wire: rpc(-32603, ECONNREFUSED_TEXT, failure('network', true)),
       records: [warn('prompt', 'prompt_network', 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
     }),
   }),
@@ -49,7 +60,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'an abort inside a prompt',
     handler: () => async () => abortNow(),
     expect: () => ({
-      wire: rpc(-32603, 'The operation was aborted'),
+      wire: rpc(-32603, 'The operation was aborted', failure('aborted', false)),
       records: [warn('prompt', 'prompt_abort', 'abort', 499, 'AbortError', 'This operation was aborted')],
     }),
   }),
@@ -62,7 +73,7 @@ export const promptScenarios: readonly Scenario[] = [
     schema: { topic: z.string() },
     handler: () => async ({ topic }: { topic: string }) => promptResult(`${topic}: ${readUndefinedY()}`),
     expect: () => ({
-      wire: rpc(-32603, 'Error getting prompt prompt_crash (reference <ref>)'),
+      wire: rpc(-32603, 'Error getting prompt prompt_crash (reference <ref>)', INTERNAL),
       records: [crashed('prompt', 'prompt_crash', 'TypeError', "Cannot read properties of undefined (reading 'y')")],
     }),
   }),
@@ -84,7 +95,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'a cyclic cause chain in a prompt',
     handler: throws(() => cyclicCrash()),
     expect: () => ({
-      wire: rpc(-32603, 'Error getting prompt prompt_hostile_cyclic (reference <ref>)'),
+      wire: rpc(-32603, 'Error getting prompt prompt_hostile_cyclic (reference <ref>)', INTERNAL),
       records: [crashed('prompt', 'prompt_hostile_cyclic', 'Error', 'Sync failed')],
     }),
   }),
@@ -95,7 +106,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'a thrown null in a prompt',
     handler: throws(() => null),
     expect: () => ({
-      wire: rpc(-32603, 'Error getting prompt prompt_hostile_null (reference <ref>)'),
+      wire: rpc(-32603, 'Error getting prompt prompt_hostile_null (reference <ref>)', INTERNAL),
       records: [crashed('prompt', 'prompt_hostile_null', 'null', 'null')],
     }),
   }),
@@ -111,7 +122,7 @@ export const promptScenarios: readonly Scenario[] = [
         },
         { name: 'prompt_degraded', policy: degradedPolicy },
       ),
-    expect: () => ({ wire: rpc(-32603, `${DEGRADED}`), records: [degraded('prompt', 'prompt_degraded')] }),
+    expect: () => ({ wire: rpc(-32603, DEGRADED, failure('auth_required', false)), records: [degraded('prompt', 'prompt_degraded')] }),
   }),
   s({
     id: 'prompt_reauthorize',
@@ -120,7 +131,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 're-authorization in a prompt',
     handler: throws(() => new GrantRevokedError()),
     expect: () => ({
-      wire: rpc(-32603, `${REVOKED_TEXT}`),
+      wire: rpc(-32603, REVOKED_TEXT, failure('grant-revoked', false)),
       records: [warn('prompt', 'prompt_reauthorize', 'grant-revoked', 401, 'GrantRevokedError', REVOKED)],
     }),
   }),
@@ -131,7 +142,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: "a prompt rethrowing a wrapped tool's crash text: the reference reaches the client",
     handler: rethrowsFailureOf('crash', ToolError),
     expect: () => ({
-      wire: rpc(-32603, 'Error executing tool inner_crash (reference <ref>)'),
+      wire: rpc(-32603, 'Error executing tool inner_crash (reference <ref>)', failure('tool_error', false)),
       records: [
         crashed('tool', 'inner_crash', 'TypeError', "Cannot read properties of undefined (reading 'y')"),
         info('prompt', 'prompt_nested_crash', 'ToolError', 'Error executing tool inner_crash (reference <ref>)'),

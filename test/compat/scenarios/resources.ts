@@ -4,7 +4,7 @@
  */
 import { ResourceError, ResourceNotFoundError, withClientVisibleResourceErrors } from '../../../src/index.js';
 import { DEGRADED, GrantRevokedError, readMissing, readUndefinedY, revokedProxy, SECRET_TOKEN, waitTooLong } from './fixtures.js';
-import { crashed, degraded, ECONNREFUSED_TEXT, ENOENT_MESSAGE, ENOENT_TEXT, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
+import { crashed, degraded, ECONNREFUSED_TEXT, failure, INTERNAL, ENOENT_MESSAGE, ENOENT_TEXT, fetchesClosedPort, info, protocol, protocolMessage, protocolName, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, s, throws, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
 
 export const resourceScenarios: readonly Scenario[] = [
   s({
@@ -18,7 +18,7 @@ export const resourceScenarios: readonly Scenario[] = [
       throw new ResourceNotFoundError(`No sheet named '${String(variables['sheet'])}'`);
     },
     expect: () => ({
-      wire: rpc(-32002, "No sheet named 'Q3'"),
+      wire: rpc(-32002, "No sheet named 'Q3'", failure('resource_not_found', false), uriOf('resource_not_found/Q3')),
       records: [info('resource', uriOf('resource_not_found/Q3'), 'ResourceNotFoundError', "No sheet named 'Q3'", 404, 'resource-not-found')],
     }),
   }),
@@ -30,8 +30,20 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_deliberate'),
     handler: throws(() => new ResourceError('The sheet is being recalculated, try again shortly')),
     expect: () => ({
-      wire: rpc(-32603, 'The sheet is being recalculated, try again shortly'),
+      wire: rpc(-32603, 'The sheet is being recalculated, try again shortly', failure('resource_error', false)),
       records: [info('resource', uriOf('resource_deliberate'), 'ResourceError', 'The sheet is being recalculated, try again shortly')],
+    }),
+  }),
+  s({
+    id: 'resource_deliberate_retryable',
+    kind: 'resource',
+    category: 'deliberate',
+    title: 'ResourceError with its own code, retryable without a delay: no retry text',
+    uri: uriOf('resource_deliberate_retryable'),
+    handler: throws(() => new ResourceError('The sheet is locked for a moment', { code: 'sheet_locked', retryable: true })),
+    expect: () => ({
+      wire: rpc(-32603, 'The sheet is locked for a moment', failure('sheet_locked', true)),
+      records: [info('resource', uriOf('resource_deliberate_retryable'), 'ResourceError', 'The sheet is locked for a moment')],
     }),
   }),
   s({
@@ -42,7 +54,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_network'),
     handler: fetchesClosedPort,
     expect: () => ({
-      wire: rpc(-32603, `${ECONNREFUSED_TEXT}`),
+      wire: rpc(-32603, ECONNREFUSED_TEXT, failure('network', true)),
       records: [warn('resource', uriOf('resource_network'), 'network', 502, 'TypeError', 'fetch failed', REFUSED)],
     }),
   }),
@@ -54,7 +66,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_fs'),
     handler: () => readMissing,
     expect: () => ({
-      wire: rpc(-32603, `${ENOENT_TEXT}`),
+      wire: rpc(-32603, ENOENT_TEXT, failure('file-system', false)),
       records: [warn('resource', uriOf('resource_fs'), 'file-system', 500, 'Error', ENOENT_MESSAGE)],
     }),
   }),
@@ -66,7 +78,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_timeout'),
     handler: () => waitTooLong,
     expect: () => ({
-      wire: rpc(-32603, 'The operation timed out'),
+      wire: rpc(-32603, 'The operation timed out', failure('timeout', true)),
       records: [warn('resource', uriOf('resource_timeout'), 'timeout', 504, 'AbortError', 'The operation was aborted', TIMED_OUT)],
     }),
   }),
@@ -78,7 +90,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_crash'),
     handler: () => async (uri: URL) => ({ contents: [{ uri: uri.href, text: readUndefinedY() }] }),
     expect: () => ({
-      wire: rpc(-32603, `Error reading resource ${uriOf('resource_crash')} (reference <ref>)`),
+      wire: rpc(-32603, `Error reading resource ${uriOf('resource_crash')} (reference <ref>)`, INTERNAL),
       records: [crashed('resource', uriOf('resource_crash'), 'TypeError', "Cannot read properties of undefined (reading 'y')")],
     }),
   }),
@@ -90,7 +102,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_crash_own_code'),
     handler: throws(() => Object.assign(new Error('upstream said no'), { code: -32099, data: { token: SECRET_TOKEN } })),
     expect: () => ({
-      wire: rpc(-32603, `Error reading resource ${uriOf('resource_crash_own_code')} (reference <ref>)`),
+      wire: rpc(-32603, `Error reading resource ${uriOf('resource_crash_own_code')} (reference <ref>)`, INTERNAL),
       records: [crashed('resource', uriOf('resource_crash_own_code'), 'Error', 'upstream said no')],
     }),
   }),
@@ -114,7 +126,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_hostile_string'),
     handler: throws(() => 'boom'),
     expect: () => ({
-      wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_string')} (reference <ref>)`),
+      wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_string')} (reference <ref>)`, INTERNAL),
       records: [crashed('resource', uriOf('resource_hostile_string'), 'string', 'boom')],
     }),
   }),
@@ -126,7 +138,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_hostile_revoked_proxy'),
     handler: throws(() => revokedProxy()),
     expect: () => ({
-      wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_revoked_proxy')} (reference <ref>)`),
+      wire: rpc(-32603, `Error reading resource ${uriOf('resource_hostile_revoked_proxy')} (reference <ref>)`, INTERNAL),
       records: [crashed('resource', uriOf('resource_hostile_revoked_proxy'), 'object', '')],
     }),
   }),
@@ -143,7 +155,7 @@ export const resourceScenarios: readonly Scenario[] = [
         },
         { policy: degradedPolicy },
       ),
-    expect: () => ({ wire: rpc(-32603, `${DEGRADED}`), records: [degraded('resource', uriOf('resource_degraded'))] }),
+    expect: () => ({ wire: rpc(-32603, DEGRADED, failure('auth_required', false)), records: [degraded('resource', uriOf('resource_degraded'))] }),
   }),
   s({
     id: 'resource_reauthorize',
@@ -153,7 +165,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_reauthorize'),
     handler: throws(() => new GrantRevokedError()),
     expect: () => ({
-      wire: rpc(-32603, `${REVOKED_TEXT}`),
+      wire: rpc(-32603, REVOKED_TEXT, failure('grant-revoked', false)),
       records: [warn('resource', uriOf('resource_reauthorize'), 'grant-revoked', 401, 'GrantRevokedError', REVOKED)],
     }),
   }),
@@ -165,7 +177,7 @@ export const resourceScenarios: readonly Scenario[] = [
     uri: uriOf('resource_nested'),
     handler: rethrowsFailureOf('locked', ResourceError),
     expect: () => ({
-      wire: rpc(-32603, 'Error executing tool inner_locked: Row 7 is locked by another editor'),
+      wire: rpc(-32603, 'Error executing tool inner_locked: Row 7 is locked by another editor', failure('resource_error', false)),
       records: [
         info('tool', 'inner_locked', 'ToolError', 'Row 7 is locked by another editor'),
         info('resource', uriOf('resource_nested'), 'ResourceError', 'Error executing tool inner_locked: Row 7 is locked by another editor'),

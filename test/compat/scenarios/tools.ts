@@ -25,6 +25,8 @@ import {
 import {
   crashed,
   degraded,
+  failure,
+  INTERNAL,
   ECONNREFUSED_TEXT,
   ENOENT_MESSAGE,
   ENOENT_TEXT,
@@ -62,7 +64,7 @@ export const toolScenarios: readonly Scenario[] = [
       if (sheet === '') throw new ToolError('Sheet name must not be empty');
       return text(sheet);
     },
-    expect: () => ({ wire: toolText('tool_deliberate', 'Sheet name must not be empty'), records: [info('tool', 'tool_deliberate', 'ToolError', 'Sheet name must not be empty')] }),
+    expect: () => ({ wire: toolText('tool_deliberate', 'Sheet name must not be empty', failure('tool_error', false)), records: [info('tool', 'tool_deliberate', 'ToolError', 'Sheet name must not be empty')] }),
   }),
   s({
     id: 'tool_deliberate_cause',
@@ -70,7 +72,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'deliberate',
     title: 'a ToolError wrapping a secret-bearing cause shows only its own text',
     handler: throws(() => new ToolError('Could not save the sheet', { cause: new Error(`PUT failed with Authorization: Bearer ${SECRET_TOKEN}`) })),
-    expect: () => ({ wire: toolText('tool_deliberate_cause', 'Could not save the sheet'), records: [info('tool', 'tool_deliberate_cause', 'ToolError', 'Could not save the sheet')] }),
+    expect: () => ({ wire: toolText('tool_deliberate_cause', 'Could not save the sheet', failure('tool_error', false)), records: [info('tool', 'tool_deliberate_cause', 'ToolError', 'Could not save the sheet')] }),
   }),
   s({
     id: 'tool_deliberate_secret',
@@ -79,7 +81,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'a token inside a ToolError message is scrubbed for client and log',
     handler: throws(() => new ToolError(`Token ${SECRET_TOKEN} was rejected`)),
     expect: () => ({
-      wire: toolText('tool_deliberate_secret', 'Token [REDACTED] was rejected'),
+      wire: toolText('tool_deliberate_secret', 'Token [REDACTED] was rejected', failure('tool_error', false)),
       records: [info('tool', 'tool_deliberate_secret', 'ToolError', 'Token [REDACTED] was rejected')],
     }),
   }),
@@ -89,7 +91,18 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'deliberate',
     title: 'a 10 MB ToolError message is bounded to maxMessageLength',
     handler: throws(() => new ToolError(HUGE)),
-    expect: () => ({ wire: toolText('tool_deliberate_huge', HUGE_BOUNDED), records: [info('tool', 'tool_deliberate_huge', 'ToolError', HUGE_BOUNDED)] }),
+    expect: () => ({ wire: toolText('tool_deliberate_huge', HUGE_BOUNDED, failure('tool_error', false)), records: [info('tool', 'tool_deliberate_huge', 'ToolError', HUGE_BOUNDED)] }),
+  }),
+  s({
+    id: 'tool_deliberate_retry',
+    kind: 'tool',
+    category: 'deliberate',
+    title: 'a ToolError with code and retryAfterMs: the object says so, the text ends with the delay',
+    handler: throws(() => new ToolError('The sheet is being recalculated.', { code: 'recalculating', retryAfterMs: 29_001 })),
+    expect: () => ({
+      wire: toolText('tool_deliberate_retry', 'The sheet is being recalculated. Retry after 30 s.', failure('recalculating', true, 29_001)),
+      records: [info('tool', 'tool_deliberate_retry', 'ToolError', 'The sheet is being recalculated.')],
+    }),
   }),
   s({
     id: 'tool_to_tool_result',
@@ -106,7 +119,7 @@ export const toolScenarios: readonly Scenario[] = [
         }
       },
     expect: () => ({
-      wire: toolText('tool_to_tool_result', ENOENT_TEXT),
+      wire: toolText('tool_to_tool_result', ENOENT_TEXT, failure('file-system', false)),
       records: [warn('tool', 'tool_to_tool_result', 'file-system', 500, 'Error', ENOENT_MESSAGE)],
     }),
   }),
@@ -117,7 +130,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'allowlisted',
     title: 'a real fetch to a closed 127.0.0.1 port: fixed text, never the URL',
     handler: fetchesClosedPort,
-    expect: () => ({ wire: toolText('tool_network_fetch', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_fetch', 'network', 502, 'TypeError', 'fetch failed', REFUSED)] }),
+    expect: () => ({ wire: toolText('tool_network_fetch', ECONNREFUSED_TEXT, failure('network', true)), records: [warn('tool', 'tool_network_fetch', 'network', 502, 'TypeError', 'fetch failed', REFUSED)] }),
   }),
   s({
     id: 'tool_network_wrapped',
@@ -133,7 +146,7 @@ export const toolScenarios: readonly Scenario[] = [
           throw new Error('Sheet sync failed', { cause: error });
         }
       },
-    expect: () => ({ wire: toolText('tool_network_wrapped', ECONNREFUSED_TEXT), records: [warn('tool', 'tool_network_wrapped', 'network', 502, 'Error', 'Sheet sync failed', REFUSED)] }),
+    expect: () => ({ wire: toolText('tool_network_wrapped', ECONNREFUSED_TEXT, failure('network', true)), records: [warn('tool', 'tool_network_wrapped', 'network', 502, 'Error', 'Sheet sync failed', REFUSED)] }),
   }),
   s({
     id: 'tool_fs_enoent',
@@ -141,7 +154,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'allowlisted',
     title: 'fs ENOENT: code and syscall, no path',
     handler: () => readMissing,
-    expect: () => ({ wire: toolText('tool_fs_enoent', ENOENT_TEXT), records: [warn('tool', 'tool_fs_enoent', 'file-system', 500, 'Error', ENOENT_MESSAGE)] }),
+    expect: () => ({ wire: toolText('tool_fs_enoent', ENOENT_TEXT, failure('file-system', false)), records: [warn('tool', 'tool_fs_enoent', 'file-system', 500, 'Error', ENOENT_MESSAGE)] }),
   }),
   s({
     id: 'tool_fs_eisdir',
@@ -150,7 +163,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'fs EISDIR from reading a directory',
     handler: () => async () => text(await readFile('/', 'utf8')),
     expect: () => ({
-      wire: toolText('tool_fs_eisdir', 'File system error: is a directory (EISDIR, read)'),
+      wire: toolText('tool_fs_eisdir', 'File system error: is a directory (EISDIR, read)', failure('file-system', false)),
       records: [warn('tool', 'tool_fs_eisdir', 'file-system', 500, 'Error', 'EISDIR: illegal operation on a directory, read')],
     }),
   }),
@@ -161,7 +174,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'AbortSignal.timeout on a real timer: the timeout text (the abort is a timeout in disguise)',
     handler: () => waitTooLong,
     expect: () => ({
-      wire: toolText('tool_timeout', 'The operation timed out'),
+      wire: toolText('tool_timeout', 'The operation timed out', failure('timeout', true)),
       records: [warn('tool', 'tool_timeout', 'timeout', 504, 'AbortError', 'The operation was aborted', TIMED_OUT)],
     }),
   }),
@@ -171,7 +184,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'allowlisted',
     title: 'an aborted signal: the abort text',
     handler: () => async () => abortNow(),
-    expect: () => ({ wire: toolText('tool_abort', 'The operation was aborted'), records: [warn('tool', 'tool_abort', 'abort', 499, 'AbortError', 'This operation was aborted')] }),
+    expect: () => ({ wire: toolText('tool_abort', 'The operation was aborted', failure('aborted', false)), records: [warn('tool', 'tool_abort', 'abort', 499, 'AbortError', 'This operation was aborted')] }),
   }),
   // ---- crashes --------------------------------------------------------------------------------------------------------
   s({
@@ -181,7 +194,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'a TypeError from undefined.x is masked with a reference',
     handler: () => async () => text(readUndefinedY()),
     expect: () => ({
-      wire: toolCrash('tool_crash_type_error'),
+      wire: toolCrash('tool_crash_type_error', INTERNAL),
       records: [crashed('tool', 'tool_crash_type_error', 'TypeError', "Cannot read properties of undefined (reading 'y')")],
     }),
   }),
@@ -191,7 +204,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'crash',
     title: 'a synchronous throw from a non-async handler',
     handler: () => () => text(String(new Array(-1).length)),
-    expect: () => ({ wire: toolCrash('tool_crash_sync'), records: [crashed('tool', 'tool_crash_sync', 'RangeError', 'Invalid array length')] }),
+    expect: () => ({ wire: toolCrash('tool_crash_sync', INTERNAL), records: [crashed('tool', 'tool_crash_sync', 'RangeError', 'Invalid array length')] }),
   }),
   s({
     id: 'tool_crash_secret',
@@ -200,7 +213,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'a crash whose message holds a token: masked for the client, scrubbed in the log',
     handler: throws(() => new Error(`GET https://sheets.example/v4?access_token=${SECRET_TOKEN} returned garbage`)),
     expect: () => ({
-      wire: toolCrash('tool_crash_secret'),
+      wire: toolCrash('tool_crash_secret', INTERNAL),
       records: [crashed('tool', 'tool_crash_secret', 'Error', 'GET https://sheets.example/v4?access_token=[REDACTED] returned garbage')],
     }),
   }),
@@ -210,7 +223,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'crash',
     title: 'a ZodError from parsing upstream data is a crash by default (the zod rule is opt-in)',
     handler: () => async () => text(upstreamSchema.parse(upstreamData).rows.join(',')),
-    expect: (_sdk, facts) => ({ wire: toolCrash('tool_crash_zod'), records: [crashed('tool', 'tool_crash_zod', 'ZodError', facts.zodMessage)] }),
+    expect: (_sdk, facts) => ({ wire: toolCrash('tool_crash_zod', INTERNAL), records: [crashed('tool', 'tool_crash_zod', 'ZodError', facts.zodMessage)] }),
   }),
   s({
     id: 'tool_crash_huge',
@@ -218,7 +231,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'crash',
     title: 'a crash with a 10 MB message: the record is bounded',
     handler: throws(() => new Error(HUGE)),
-    expect: () => ({ wire: toolCrash('tool_crash_huge'), records: [crashed('tool', 'tool_crash_huge', 'Error', HUGE_BOUNDED)] }),
+    expect: () => ({ wire: toolCrash('tool_crash_huge', INTERNAL), records: [crashed('tool', 'tool_crash_huge', 'Error', HUGE_BOUNDED)] }),
   }),
   // ---- protocol errors ------------------------------------------------------------------------------------------------
   s({
@@ -261,7 +274,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a thrown string',
     handler: throws(() => 'boom'),
-    expect: () => ({ wire: toolCrash('tool_hostile_string'), records: [crashed('tool', 'tool_hostile_string', 'string', 'boom')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_string', INTERNAL), records: [crashed('tool', 'tool_hostile_string', 'string', 'boom')] }),
   }),
   s({
     id: 'tool_hostile_undefined',
@@ -269,7 +282,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a thrown undefined',
     handler: throws(() => undefined),
-    expect: () => ({ wire: toolCrash('tool_hostile_undefined'), records: [crashed('tool', 'tool_hostile_undefined', 'undefined', 'undefined')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_undefined', INTERNAL), records: [crashed('tool', 'tool_hostile_undefined', 'undefined', 'undefined')] }),
   }),
   s({
     id: 'tool_hostile_symbol',
@@ -277,7 +290,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a thrown Symbol',
     handler: throws(() => Symbol('boom')),
-    expect: () => ({ wire: toolCrash('tool_hostile_symbol'), records: [crashed('tool', 'tool_hostile_symbol', 'symbol', 'Symbol(boom)')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_symbol', INTERNAL), records: [crashed('tool', 'tool_hostile_symbol', 'symbol', 'Symbol(boom)')] }),
   }),
   s({
     id: 'tool_hostile_revoked_proxy',
@@ -285,7 +298,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a revoked Proxy',
     handler: throws(() => revokedProxy()),
-    expect: () => ({ wire: toolCrash('tool_hostile_revoked_proxy'), records: [crashed('tool', 'tool_hostile_revoked_proxy', 'object', '')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_revoked_proxy', INTERNAL), records: [crashed('tool', 'tool_hostile_revoked_proxy', 'object', '')] }),
   }),
   s({
     id: 'tool_hostile_getters',
@@ -293,7 +306,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'an object whose every read throws',
     handler: throws(() => hostileObject()),
-    expect: () => ({ wire: toolCrash('tool_hostile_getters'), records: [crashed('tool', 'tool_hostile_getters', 'object', '')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_getters', INTERNAL), records: [crashed('tool', 'tool_hostile_getters', 'object', '')] }),
   }),
   s({
     id: 'tool_hostile_cyclic_cause',
@@ -301,7 +314,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'hostile',
     title: 'a cyclic cause chain with nothing allowlisted',
     handler: throws(() => cyclicCrash()),
-    expect: () => ({ wire: toolCrash('tool_hostile_cyclic_cause'), records: [crashed('tool', 'tool_hostile_cyclic_cause', 'Error', 'Sync failed')] }),
+    expect: () => ({ wire: toolCrash('tool_hostile_cyclic_cause', INTERNAL), records: [crashed('tool', 'tool_hostile_cyclic_cause', 'Error', 'Sync failed')] }),
   }),
   s({
     id: 'tool_hostile_cyclic_allowlisted',
@@ -310,7 +323,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 'a ToolError inside a cycle is found, and its text (not the wrapper’s) is shown',
     handler: throws(() => cyclicAllowlisted()),
     expect: () => ({
-      wire: toolText('tool_hostile_cyclic_allowlisted', 'Row 7 is locked by another editor'),
+      wire: toolText('tool_hostile_cyclic_allowlisted', 'Row 7 is locked by another editor', failure('tool_error', false)),
       records: [info('tool', 'tool_hostile_cyclic_allowlisted', 'Error', 'Sync failed', 500, 'deliberate', ['ToolError', 'Row 7 is locked by another editor'])],
     }),
   }),
@@ -322,7 +335,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: "a tool rethrows a wrapped tool's failure text as ToolError: two failures, each logged once",
     handler: rethrowsFailureOf('locked', ToolError),
     expect: () => ({
-      wire: toolText('tool_nested_deliberate', 'Error executing tool inner_locked: Row 7 is locked by another editor'),
+      wire: toolText('tool_nested_deliberate', 'Error executing tool inner_locked: Row 7 is locked by another editor', failure('tool_error', false)),
       records: [
         info('tool', 'inner_locked', 'ToolError', 'Row 7 is locked by another editor'),
         info('tool', 'tool_nested_deliberate', 'ToolError', 'Error executing tool inner_locked: Row 7 is locked by another editor'),
@@ -336,7 +349,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: "a wrapped tool's crash reference reaches the outer tool's client text",
     handler: rethrowsFailureOf('crash', ToolError),
     expect: () => ({
-      wire: toolText('tool_nested_crash', 'Error executing tool inner_crash (reference <ref>)'),
+      wire: toolText('tool_nested_crash', 'Error executing tool inner_crash (reference <ref>)', failure('tool_error', false)),
       records: [
         crashed('tool', 'inner_crash', 'TypeError', "Cannot read properties of undefined (reading 'y')"),
         info('tool', 'tool_nested_crash', 'ToolError', 'Error executing tool inner_crash (reference <ref>)'),
@@ -355,7 +368,9 @@ export const toolScenarios: readonly Scenario[] = [
         return text(JSON.stringify(read));
       },
     expect: () => ({
-      wire: tool(`Error reading resource ${uriOf('inner_resource')} (reference <ref>)`),
+      // The resource's JSON-RPC error (its failure object in `data`) rethrown from a tool: the SDK turns it into an
+    // isError result of its message, without `data`, so the tool's answer carries no failure object.
+    wire: tool(`Error reading resource ${uriOf('inner_resource')} (reference <ref>)`),
       records: [crashed('resource', uriOf('inner_resource'), 'Error', 'Index corrupt')],
     }),
   }),
@@ -372,7 +387,7 @@ export const toolScenarios: readonly Scenario[] = [
         },
         { name: 'tool_degraded', policy: degradedPolicy },
       ),
-    expect: () => ({ wire: toolText('tool_degraded', DEGRADED), records: [degraded('tool', 'tool_degraded')] }),
+    expect: () => ({ wire: toolText('tool_degraded', DEGRADED, failure('auth_required', false)), records: [degraded('tool', 'tool_degraded')] }),
   }),
   s({
     id: 'tool_reauthorize',
@@ -380,7 +395,7 @@ export const toolScenarios: readonly Scenario[] = [
     category: 'reauthorize',
     title: 'a custom rule with reauthorize: true appends the sign-in text, status 401',
     handler: throws(() => new GrantRevokedError()),
-    expect: () => ({ wire: toolText('tool_reauthorize', REVOKED_TEXT), records: [warn('tool', 'tool_reauthorize', 'grant-revoked', 401, 'GrantRevokedError', REVOKED)] }),
+    expect: () => ({ wire: toolText('tool_reauthorize', REVOKED_TEXT, failure('grant-revoked', false)), records: [warn('tool', 'tool_reauthorize', 'grant-revoked', 401, 'GrantRevokedError', REVOKED)] }),
   }),
   s({
     id: 'tool_reauthorize_cause',
@@ -389,7 +404,7 @@ export const toolScenarios: readonly Scenario[] = [
     title: 're-authorization found on the cause chain',
     handler: throws(() => new Error('Calendar sync failed', { cause: new GrantRevokedError() })),
     expect: () => ({
-      wire: toolText('tool_reauthorize_cause', REVOKED_TEXT),
+      wire: toolText('tool_reauthorize_cause', REVOKED_TEXT, failure('grant-revoked', false)),
       records: [warn('tool', 'tool_reauthorize_cause', 'grant-revoked', 401, 'Error', 'Calendar sync failed', ['GrantRevokedError', 'Token has been expired or revoked.'])],
     }),
   }),
