@@ -238,6 +238,14 @@ describe('the failure object of a classification', () => {
       expect(anticipated(new ToolError('Busy.', { retryAfterMs: ms })).message).toBe(`Busy. Retry after ${seconds} s.`);
     });
 
+    it.each([
+      ['Busy', 'Busy. Retry after 2 s.'],
+      ['Busy!', 'Busy! Retry after 2 s.'],
+      ['Busy (503 from the API)', 'Busy (503 from the API). Retry after 2 s.'],
+    ])('follows a full stop: %j', (text, shown) => {
+      expect(anticipated(new ToolError(text, { retryAfterMs: 2000 })).message).toBe(shown);
+    });
+
     it('comes before the re-authorization hint, and is bounded with the text it ends', () => {
       const revoked: ErrorRule = { name: 'revoked', predicate: (e) => e instanceof QuotaError, message: 'Signed out.', reauthorize: true, failure: { retryAfterMs: 60_000 } };
       const p = createErrorPolicy({ ...quiet, rules: [revoked], reauthorize: 'Sign in again.' });

@@ -89,7 +89,7 @@ export async function buildOnePolicyServer(
 
 /** What the client reads for the 403 (Google's own text, the key redacted). */
 export function googleText(origin: string): string {
-  return `Google API GET ${origin}/v1/forbidden?key=[REDACTED]&fields=id failed with 403 PERMISSION_DENIED: The caller does not have permission`;
+  return `The caller does not have permission (403 PERMISSION_DENIED from Google API GET ${origin}/v1/forbidden?key=[REDACTED]&fields=id)`;
 }
 
 /** The record a 403 leaves in the server's logger, under the registered name. */
@@ -132,14 +132,14 @@ export function expectedToolTexts(origin: string): Record<(typeof TOOL_CALLS)[nu
  * the rule's name.
  */
 export const EXPECTED_FAILURES: readonly ({ code: string; retryable: boolean } | undefined)[] = [
-  { code: 'google-api-error', retryable: false },
-  { code: 'google-api-error', retryable: false },
-  { code: 'google-api-error', retryable: false },
+  { code: 'permission_denied', retryable: false },
+  { code: 'permission_denied', retryable: false },
+  { code: 'permission_denied', retryable: false },
   undefined,
   { code: 'tool_error', retryable: false },
   { code: 'tool_error', retryable: false },
-  { code: 'google-api-error', retryable: false },
-  { code: 'google-api-error', retryable: false },
+  { code: 'permission_denied', retryable: false },
+  { code: 'permission_denied', retryable: false },
 ];
 
 /** The outcomes, in call order (tools, then the prompt, then the resource), without durations. */

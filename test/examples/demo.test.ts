@@ -134,7 +134,7 @@ describe('npm run demo', () => {
       '',
       '3. Google 403 (tool share_sheet): the API answers 403 PERMISSION_DENIED',
       '   client sees (isError result):',
-      `     Error executing tool share_sheet: Google API GET ${api}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: The caller does not have permission`,
+      `     Error executing tool share_sheet: The caller does not have permission (403 PERMISSION_DENIED from Google API GET ${api}/v1/forbidden?key=[REDACTED])`,
       '   server logged:',
       `     [mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${api}/v1/forbidden?key=[REDACTED] -> 403): Error "The caller does not have permission"`,
       '       + N more lines: stack trace',
@@ -150,7 +150,7 @@ describe('npm run demo', () => {
       '',
       '5. quota (tool read_range): the API answers 429 RESOURCE_EXHAUSTED, retry-after: 30',
       '   client sees (isError result):',
-      `     Error executing tool read_range: Google API GET ${api}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${quota} Retry after 30 seconds. Retry after 30 s.`,
+      `     Error executing tool read_range: ${quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
       '   server logged:',
       `     [mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${api}/v1/quota?key=[REDACTED] -> 429): Error "${quota}"`,
       '       + N more lines: stack trace',
@@ -197,7 +197,7 @@ describe('npm run demo', () => {
       expect(found, `README line not in the demo output (in order): ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(0);
       at = found + 1;
     }
-    expect(shown.length).toBeGreaterThan(20);
+    expect(shown.length).toBeGreaterThanOrEqual(6);
   });
 
   it('finishes in a few seconds', () => {

@@ -104,8 +104,8 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     const before = withPolicy.stderr().length;
     expect(await toolText(withPolicy, 'share_sheet')).toEqual({
       isError: true,
-      text: `Error executing tool share_sheet: Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED] failed with 403 PERMISSION_DENIED: ${GOOGLE_MESSAGES.permissionDenied}`,
-      failure: { code: 'google-api-error', retryable: false },
+      text: `Error executing tool share_sheet: ${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED])`,
+      failure: { code: 'permission_denied', retryable: false },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
@@ -119,19 +119,17 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'list_files')).toEqual({
       isError: true,
       text: `Error executing tool list_files: Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}\n\n${REAUTHORIZE}`,
-      failure: { code: 'google-oauth-refresh', retryable: false },
+      failure: { code: 'invalid_grant', retryable: false },
     });
     expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"`, []);
   });
 
   it('quota: the message, the reason and the retry-after delay', async () => {
     const before = withPolicy.stderr().length;
-    // The Google quota rule's own sentence, then the policy's, from the response's Retry-After (the cause chain):
-    // the delay is said twice until the Google rule gives its delay through `failure` instead of its text.
     expect(await toolText(withPolicy, 'read_range')).toEqual({
       isError: true,
-      text: `Error executing tool read_range: Google API GET ${fake.origin}/v1/quota?key=[REDACTED] failed with 429 RESOURCE_EXHAUSTED (RATE_LIMIT_EXCEEDED): ${GOOGLE_MESSAGES.quota} Retry after 30 seconds. Retry after 30 s.`,
-      failure: { code: 'google-quota', retryable: true, retryAfterMs: 30_000 },
+      text: `Error executing tool read_range: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
+      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
@@ -145,7 +143,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(await toolText(withPolicy, 'list_holidays')).toEqual({
       isError: true,
       text: 'Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
-      failure: { code: 'google-network', retryable: false },
+      failure: { code: 'network', retryable: true },
     });
     const port = new URL(calendar).port;
     const message = `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=[REDACTED] failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`;

@@ -144,7 +144,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 503,
-      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${api('/v1/unavailable-retry')}) Retry after 86400 s.`,
+      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${api('/v1/unavailable-retry')}). Retry after 86400 s.`,
       failure: { code: 'unavailable', retryable: true, retryAfterMs: 86_400_000 },
     });
   });
@@ -164,7 +164,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(await request(`/v1/quota?key=${SECRETS.apiKey}`), {
       rule: 'google-quota',
       status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota')}?key=[REDACTED]) Retry after 30 s.`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota')}?key=[REDACTED]). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
@@ -173,7 +173,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(await request('/v1/quota-retry-info'), {
       rule: 'google-quota',
       status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota-retry-info')}) Retry after 13 s.`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota-retry-info')}). Retry after 13 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
     });
   });
@@ -182,7 +182,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(await request('/v1/too-many-requests'), {
       rule: 'google-quota',
       status: 429,
-      message: `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${api('/v1/too-many-requests')}) Retry after 7 s.`,
+      message: `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${api('/v1/too-many-requests')}). Retry after 7 s.`,
       failure: { code: 'resource_exhausted', retryable: true, retryAfterMs: 7000 },
     });
   });

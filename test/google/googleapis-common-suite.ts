@@ -76,7 +76,7 @@ export function googleapisCommonSuite(
     expectOutcome(error, {
       rule: 'google-quota',
       status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${google.fake.origin}/v1/quota?fields=id) Retry after 30 s.`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${google.fake.origin}/v1/quota?fields=id). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
@@ -137,7 +137,7 @@ export function googleapisCommonSuite(
       expectOutcome(await call(h2.fake.origin, '/v1/quota', { http2: true }), {
         rule: 'google-quota',
         status: 429,
-        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota) Retry after 30 s.`,
+        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota). Retry after 30 s.`,
         failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
       });
     });
@@ -146,7 +146,7 @@ export function googleapisCommonSuite(
       expectOutcome(await call(h2.fake.origin, '/v1/quota-retry-info', { http2: true }), {
         rule: 'google-quota',
         status: 429,
-        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info) Retry after 13 s.`,
+        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info). Retry after 13 s.`,
         failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
       });
     });

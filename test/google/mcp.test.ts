@@ -160,7 +160,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('a 429 with retry-after: the message, "Retry after 30 s." once, retryable with the delay', async () => {
     expect(await call('sheets_read')).toEqual({
       isError: true,
-      text: `Error executing tool sheets_read: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]) Retry after 30 s.`,
+      text: `Error executing tool sheets_read: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
@@ -176,7 +176,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('googleapis-common 8 over HTTP/2: a 429 (a plain Error, the response in its cause) with its RetryInfo delay', async () => {
     expect(await call('drive_export')).toEqual({
       isError: true,
-      text: `Error executing tool drive_export: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info) Retry after 13 s.`,
+      text: `Error executing tool drive_export: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info). Retry after 13 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
     });
   });
@@ -220,7 +220,7 @@ describe('Google failures through a real McpServer and Client', () => {
     const failure = data[FAILURE_KEY] as WireFailure;
     expect(error.code).toBe(-32603);
     expect(error.message).toContain(
-      `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${fake.origin}/v1/too-many-requests) Retry after 7 s.`,
+      `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${fake.origin}/v1/too-many-requests). Retry after 7 s.`,
     );
     expect(failure).toEqual({ code: 'resource_exhausted', retryable: true, retryAfterMs: 7000, correlationId: expect.stringMatching(/^[0-9a-f]{12}$/) });
     const record = records.find((r) => r.handler === 'resource');

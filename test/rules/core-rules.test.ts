@@ -152,7 +152,7 @@ describe('Retry-After on the cause chain, from a real HTTP client error', () => 
     const c = classifyError(thrown, axiosPolicy);
     expect(c.kind === 'anticipated' && { rule: c.rule.name, message: c.message, status: c.status, failure: c.failure }).toEqual({
       rule: 'upstream-http',
-      message: 'The upstream API answered 429 Retry after 30 s.',
+      message: 'The upstream API answered 429. Retry after 30 s.',
       status: 429,
       failure: { code: 'upstream-http', retryable: true, retryAfterMs: 30_000, correlationId: expect.stringMatching(/^[0-9a-f]{12}$/) },
     });
@@ -163,7 +163,7 @@ describe('Retry-After on the cause chain, from a real HTTP client error', () => 
     const error = await rejectionOf(axios.get(`${limited.url}/v1/rows`));
     const own = createErrorPolicy({ logger: () => undefined, rules: [{ ...axiosStatusRule, failure: { code: 'rate_limited', retryAfterMs: 5000 } }] });
     const c = classifyError(error, own);
-    expect(c.kind === 'anticipated' && [c.message, c.failure.code, c.failure.retryAfterMs]).toEqual(['The upstream API answered 429 Retry after 5 s.', 'rate_limited', 5000]);
+    expect(c.kind === 'anticipated' && [c.message, c.failure.code, c.failure.retryAfterMs]).toEqual(['The upstream API answered 429. Retry after 5 s.', 'rate_limited', 5000]);
     const never = createErrorPolicy({ logger: () => undefined, rules: [{ ...axiosStatusRule, failure: { retryable: false } }] });
     const d = classifyError(error, never);
     expect(d.kind === 'anticipated' && [d.message, d.failure]).toEqual(['The upstream API answered 429', { code: 'upstream-http', retryable: false, correlationId: expect.any(String) }]);

@@ -130,7 +130,7 @@ describe('the failure object on prompt errors', () => {
           throw new ToolError('Busy', { code: 'busy', retryAfterMs: 2500 });
         }),
       );
-      expect(await rpcError(client.getPrompt({ name: 'hello' }))).toEqual({ code: -32603, message: 'MCP error -32603: Busy Retry after 3 s.', data: undefined });
+      expect(await rpcError(client.getPrompt({ name: 'hello' }))).toEqual({ code: -32603, message: 'MCP error -32603: Busy. Retry after 3 s.', data: undefined });
       expect(records[0]?.correlationId).toMatch(REFERENCE);
       const on = capture();
       const { client: withObject } = await connect(

@@ -38,7 +38,7 @@ export const promptScenarios: readonly Scenario[] = [
     title: 'ResourceNotFoundError with a code and a retry delay in a prompt: -32002, its code, the delay',
     handler: throws(() => new ResourceNotFoundError('The sheet is still being created', { code: 'sheet_pending', retryAfterMs: 1 })),
     expect: () => ({
-      wire: rpc(-32002, 'The sheet is still being created Retry after 1 s.', failure('sheet_pending', true, 1)),
+      wire: rpc(-32002, 'The sheet is still being created. Retry after 1 s.', failure('sheet_pending', true, 1)),
       records: [info('prompt', 'prompt_not_found_code', 'ResourceNotFoundError', 'The sheet is still being created', 404, 'resource-not-found')],
     }),
   }),
