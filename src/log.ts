@@ -79,7 +79,11 @@ type LevelMethod = (...args: unknown[]) => unknown;
 
 /** The record as one text: the message line, then the stack lines. */
 function formatRecord(record: LogRecord): string {
-  return record.stack === undefined ? record.message : `${record.message}\n${record.stack}`;
+  // A crash's line names its reference, which is its correlation id; any other failure's line gets it at the end, so
+  // that the id a client reports finds the line.
+  const { correlationId } = record;
+  const line = correlationId === undefined || record.reference !== undefined ? record.message : `${record.message} (correlation ${correlationId})`;
+  return record.stack === undefined ? line : `${line}\n${record.stack}`;
 }
 
 /**
