@@ -2,7 +2,7 @@ import { Console } from 'node:console';
 import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import winston from 'winston';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createErrorPolicy, ToolError, withClientVisibleErrors, type LogRecord } from '../src/index.js';
 import { failureObjectOf, REFERENCE } from './support/calls.js';
 import { expectCorrelated, failureObject, toolFailure } from './support/failure.js';
@@ -29,8 +29,9 @@ describe('logger shapes', () => {
     const out = sink();
     const err = sink();
     const logger = new Console({ stdout: out.stream, stderr: err.stream });
-    const { reference } = await failTwice(logger as never);
-    expect(out.text()).toBe('tool "sheet_get" failed: ToolError "Sheet name must not be empty"\n');
+    const { reference, correlationId } = await failTwice(logger as never);
+    expect(correlationId).toMatch(REFERENCE);
+    expect(out.text()).toBe(`tool "sheet_get" failed: ToolError "Sheet name must not be empty" (correlation ${String(correlationId)})\n`);
     const lines = err.text().trimEnd().split('\n');
     expect(lines[0]).toBe(`tool "sheet_get" crashed (reference ${reference}): TypeError "CANARY bad"`);
     expect(lines.slice(1).every((line) => line.startsWith('    at ') || line.startsWith('  caused by: '))).toBe(true);
@@ -77,13 +78,137 @@ describe('logger shapes', () => {
     const written: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string) => { written.push(String(chunk)); return true; }) as typeof process.stderr.write;
+    let result: unknown;
     try {
-      const result = await withClientVisibleErrors(() => { throw new ToolError('still answered'); }, { name: 't', policy })();
-      expect(result).toEqual(toolFailure('Error executing tool t: still answered', failureObject('tool_error', false)));
+      result = await withClientVisibleErrors(() => { throw new ToolError('still answered'); }, { name: 't', policy })();
     } finally {
       process.stderr.write = original;
     }
-    expect(written).toEqual(['[mcp-error-policy] INFO tool "t" failed: ToolError "still answered" (the configured logger threw)\n']);
+    expect(result).toEqual(toolFailure('Error executing tool t: still answered', failureObject('tool_error', false)));
+    const correlationId = String(failureObjectOf(result)?.['correlationId']);
+    expect(correlationId).toMatch(REFERENCE);
+    expect(written).toEqual([`[mcp-error-policy] INFO tool "t" failed: ToolError "still answered" (the configured logger threw) (correlation ${correlationId})\n`]);
+  });
+});
+
+const NOT_SIGNED_IN = 'Not signed in: run `sheets login`.';
+
+/** What the client was given for each kind of failure: the correlation ids it reads, and the crash's reference. */
+interface Answered {
+  readonly anticipated: string;
+  readonly warned: string;
+  readonly degraded: string;
+  readonly reference: string;
+}
+
+/**
+ * Four failures through policies logging to `logger` (`undefined`: the default, stderr): a deliberate failure, an
+ * allowlisted foreign error (warn, with a stack), a call refused while degraded, and a crash. Returns the ids the
+ * client received, each checked to be 12 hex digits; the crash's correlation id is its reference.
+ */
+async function failFourWays(logger?: never): Promise<Answered> {
+  const logging = logger === undefined ? {} : { logger };
+  const policy = createErrorPolicy({
+    ...logging,
+    rules: [{ name: 'sheet-locked', predicate: (error) => (error as { locked?: unknown }).locked === true, level: 'warn' }],
+  });
+  const degradedPolicy = createErrorPolicy({ ...logging, degraded: () => NOT_SIGNED_IN });
+  const idOf = (answer: unknown): string => {
+    const id = failureObjectOf(answer)?.['correlationId'];
+    expect(id).toMatch(REFERENCE);
+    return id as string;
+  };
+  const anticipated = idOf(await withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'sheet_get', policy })());
+  const warned = idOf(await withClientVisibleErrors(() => { throw Object.assign(new Error('Sheet is locked'), { locked: true }); }, { name: 'sheet_get', policy })());
+  const degraded = idOf(await withClientVisibleErrors(() => ({ content: [] }), { name: 'sheet_get', policy: degradedPolicy })());
+  const crash = (await withClientVisibleErrors(() => { throw new TypeError('CANARY bad'); }, { name: 'sheet_get', policy })()) as { content: { text: string }[] };
+  const reference = /\(reference ([0-9a-f]{12})\)$/.exec(crash.content[0]!.text)?.[1];
+  expect(idOf(crash)).toBe(reference);
+  return { anticipated, warned, degraded, reference: reference! };
+}
+
+/** The first lines of the four failures of {@link failFourWays}, without the `[mcp-error-policy] LEVEL ` prefix. */
+function firstLines(ids: Answered): string[] {
+  return [
+    `tool "sheet_get" failed: ToolError "Sheet name must not be empty" (correlation ${ids.anticipated})`,
+    `tool "sheet_get" failed (rule sheet-locked): Error "Sheet is locked" (correlation ${ids.warned})`,
+    `tool "sheet_get" refused (degraded): ${JSON.stringify(NOT_SIGNED_IN)} (correlation ${ids.degraded})`,
+    // a crash's line names its reference, which is its correlation id: no suffix
+    `tool "sheet_get" crashed (reference ${ids.reference}): TypeError "CANARY bad"`,
+  ];
+}
+
+/** Checks that the text after a first line is stack lines only (warn and error records), and none for info. */
+function expectStack(level: string, rest: readonly string[]): void {
+  if (level === 'info') expect(rest).toEqual([]);
+  else {
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((line) => line.startsWith('    at ') || line.startsWith('  caused by: ')), rest.join('\n')).toBe(true);
+  }
+}
+
+describe('the text line names the correlation id', () => {
+  it('the default stderr logger ends the first line of every failure but a crash with (correlation <id>), the id the client got', async () => {
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    let ids: Answered;
+    try {
+      ids = await failFourWays();
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written).toHaveLength(4);
+    const levels = ['INFO', 'WARN', 'INFO', 'ERROR'];
+    expect(written.map((text) => text.split('\n')[0])).toEqual(firstLines(ids).map((line, i) => `[mcp-error-policy] ${levels[i]!} ${line}`));
+    written.forEach((text, i) => {
+      expect(text.endsWith('\n')).toBe(true);
+      expectStack(levels[i]!.toLowerCase(), text.slice(0, -1).split('\n').slice(1));
+    });
+    expect(written[3]).not.toContain('(correlation ');
+  });
+
+  it('a plain text logger (info, warn, error) gets the same text, without the prefix', async () => {
+    const calls: [level: string, text: string][] = [];
+    const logger = {
+      info: (text: string) => calls.push(['info', text]),
+      warn: (text: string) => calls.push(['warn', text]),
+      error: (text: string) => calls.push(['error', text]),
+    };
+    const ids = await failFourWays(logger as never);
+    expect(calls.map(([level]) => level)).toEqual(['info', 'warn', 'info', 'error']);
+    expect(calls.map(([, text]) => text.split('\n')[0])).toEqual(firstLines(ids));
+    for (const [level, text] of calls) expectStack(level, text.split('\n').slice(1));
+    expect(calls[3]![1]).not.toContain('(correlation ');
+  });
+
+  it('a function logger gets the record: its message has no suffix, its correlationId is the id', async () => {
+    const records: LogRecord[] = [];
+    const ids = await failFourWays(((record: LogRecord) => records.push(record)) as never);
+    expect(records.map((r) => r.message)).toEqual(firstLines(ids).map((line) => line.replace(/ \(correlation [0-9a-f]{12}\)$/, '')));
+    expect(records.map((r) => r.correlationId)).toEqual([ids.anticipated, ids.warned, ids.degraded, ids.reference]);
+  });
+
+  it('pino gets no suffix in msg: the id is its correlationId field', async () => {
+    const out = sink();
+    const ids = await failFourWays(pino({ base: null, timestamp: false }, out.stream) as never);
+    await new Promise((resolve) => setImmediate(resolve));
+    const entries = out.text().trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((e) => e['msg'])).toEqual(firstLines(ids).map((line) => line.replace(/ \(correlation [0-9a-f]{12}\)$/, '')));
+    expect(entries.map((e) => e['correlationId'])).toEqual([ids.anticipated, ids.warned, ids.degraded, ids.reference]);
+    for (const entry of entries) expect(String(entry['msg'])).not.toContain('(correlation ');
+  });
+
+  it('winston gets no suffix in message: the id is its correlationId field', async () => {
+    const entries: Record<string, unknown>[] = [];
+    const stream = new Writable({ objectMode: true, write(entry: Record<string, unknown>, _enc, done) { entries.push(entry); done(); } });
+    const ids = await failFourWays(winston.createLogger({ level: 'info', transports: [new winston.transports.Stream({ stream })] }) as never);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(entries.map((e) => e['message'])).toEqual(firstLines(ids).map((line) => line.replace(/ \(correlation [0-9a-f]{12}\)$/, '')));
+    expect(entries.map((e) => e['correlationId'])).toEqual([ids.anticipated, ids.warned, ids.degraded, ids.reference]);
+    for (const entry of entries) expect(String(entry['message'])).not.toContain('(correlation ');
   });
 });
 

@@ -20,7 +20,7 @@ import {
   type LogRecord,
 } from '../src/index.js';
 import { expectCorrelated, failureData, failureObject, toolFailure } from './support/failure.js';
-import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
+import { capture, connect, correlationIdOf, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
 
 class RevokedError extends Error {
   override name = 'RevokedError';
@@ -167,8 +167,11 @@ describe('onOutcome', () => {
       expect(stderr[0]).toMatch(
         new RegExp(`^\\[mcp-error-policy\\] ERROR tool "crash" crashed \\(reference ${reference}\\): Error "boom" \\(the configured logger threw\\)\\n {4}at `),
       );
+      // a crash's line names its reference; any other line ends with the correlation id the client received
+      expect(stderr[0]).not.toContain('(correlation ');
+      const correlationId = correlationIdOf(error);
       expect(stderr[1]).toBe(
-        '[mcp-error-policy] INFO resource "sheet://missing" failed: ResourceNotFoundError "No sheet named missing" (the configured logger threw)\n',
+        `[mcp-error-policy] INFO resource "sheet://missing" failed: ResourceNotFoundError "No sheet named missing" (the configured logger threw) (correlation ${correlationId})\n`,
       );
     });
   });

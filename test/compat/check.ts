@@ -26,9 +26,30 @@ export function checkCorrelation(observed: Observed, records: readonly ObservedR
   const last = records.at(-1);
   if (last?.record !== undefined) expect(last.record.correlationId, 'the record of the answered failure').toBe(correlationId);
   const crash = / crashed \(reference ([0-9a-f]{12})\)/.exec(last?.line ?? '');
+  const suffix = correlationInLine(last?.line ?? '');
   if (wanted.code === 'internal') {
     expect(crash?.[1], 'the crash reference').toBe(correlationId);
+    expect(suffix, 'a crash line has no correlation suffix: its reference is the id').toBeUndefined();
     expect(referencesIn(observed.rawJson).at(-1), 'the reference in the client text').toBe(correlationId);
+  } else if (last !== undefined) {
+    expect(suffix, 'the correlation id at the end of the log line').toBe(correlationId);
+  }
+}
+
+/** The id of a log line's ` (correlation <12 hex>)` suffix, or undefined when the line has none. */
+export function correlationInLine(line: string): string | undefined {
+  return / \(correlation ([0-9a-f]{12})\)$/.exec(line)?.[1];
+}
+
+/**
+ * Each observed line against its whole record (in-process and stdio alike): the line ends with the record's
+ * correlation id exactly when the record has one and is not a crash (a crash's line names its reference).
+ */
+export function checkLineCorrelations(records: readonly ObservedRecord[]): void {
+  for (const { line, record } of records) {
+    if (record === undefined) continue;
+    const wanted = record.kind === 'crash' ? undefined : record.correlationId;
+    expect(correlationInLine(line), line).toBe(wanted);
   }
 }
 

@@ -3,6 +3,7 @@
  * normalised) and the log records it produced. Imports no SDK, so that SDK v1 and v2 runs share it.
  */
 import type { LogRecord } from '../../src/index.js';
+import { toLogSink } from '../../src/log.js';
 import { failureObjectOf, splitFailure } from '../support/calls.js';
 import { normaliseRunValues, type ExpectedFailure, type ExpectedWire, type Scenario } from './scenarios.js';
 
@@ -78,8 +79,17 @@ function failureOf(answer: unknown): { failure?: ExpectedFailure } {
   return failure === undefined ? {} : { failure: failure as unknown as ExpectedFailure };
 }
 
+/**
+ * The first line the default logger writes for `record` (`[mcp-error-policy] LEVEL <message>`, and the correlation
+ * suffix), made by the policy's own text formatting: a plain text logger gets the same text as stderr.
+ */
 export function lineOf(record: LogRecord): string {
-  return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}`;
+  let text = '';
+  const keep = (value: string): void => {
+    text = value;
+  };
+  toLogSink({ info: keep, warn: keep, error: keep })?.(record);
+  return `[mcp-error-policy] ${record.level.toUpperCase()} ${text.split('\n')[0]!}`;
 }
 
 /** Calls through `client`, taking the records the call appended to `records`. */

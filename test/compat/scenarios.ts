@@ -40,6 +40,7 @@ export {
   upstreamZodMessage,
   urlElicitations,
 } from './scenarios/fixtures.js';
+export { expectedLine } from './scenarios/model.js';
 export type {
   Category,
   CompatSdk,
@@ -140,12 +141,13 @@ export function makePolicies(logger?: PolicyLogger): { policy: ErrorPolicy; degr
 }
 
 /**
- * What differs from run to run: every 12-hex reference id written `<ref>`, every correlation id in JSON written
- * `<id>`, every loopback port `<port>`.
+ * What differs from run to run: every 12-hex reference id written `<ref>`, every correlation id in JSON or at the end
+ * of a log line (`(correlation <12 hex>)`) written `<id>`, every loopback port `<port>`.
  */
 export function normaliseRunValues(value: string): string {
   return value
     .replace(/\(reference [0-9a-f]{12}\)/g, '(reference <ref>)')
+    .replace(/\(correlation [0-9a-f]{12}\)/g, `(correlation ${CORRELATED})`)
     .replace(/"correlationId":"[0-9a-f]{12}"/g, `"correlationId":"${CORRELATED}"`)
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
 }

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
-import { checkCorrelation } from './check.js';
+import { checkCorrelation, checkLineCorrelations } from './check.js';
 import { startHttp, startMemory, startStdio, type Observed, type ObservedRecord, type RunningTransport } from './harness.js';
-import { comparableRecord, expectedFor, normaliseRunValues, referencesIn, scenarios, SECRET_TOKEN, upstreamZodMessage, type ExpectedRecord, type Scenario } from './scenarios.js';
+import { comparableRecord, expectedFor, expectedLine, normaliseRunValues, referencesIn, scenarios, SECRET_TOKEN, upstreamZodMessage, type ExpectedRecord, type Scenario } from './scenarios.js';
 
 const TRANSPORTS: readonly { readonly id: string; readonly start: () => Promise<RunningTransport> }[] = [
   { id: 'memory (wrappers)', start: () => startMemory('wrappers') },
@@ -25,10 +25,6 @@ const facts = { zodMessage: upstreamZodMessage() };
 /** transport id -> scenario id -> what the client got */
 const seen = new Map<string, Map<string, Observed>>();
 
-function expectedLine(record: ExpectedRecord): string {
-  return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}`;
-}
-
 function expectedComparable(record: ExpectedRecord): Record<string, unknown> {
   return { ...record };
 }
@@ -36,6 +32,8 @@ function expectedComparable(record: ExpectedRecord): Record<string, unknown> {
 function checkRecords(scenario: Scenario, observed: Observed, records: readonly ObservedRecord[], expected: readonly ExpectedRecord[]): void {
   // Exactly these records, in this order: each failure logged once.
   expect(records.map((r) => normaliseRunValues(r.line))).toEqual(expected.map(expectedLine));
+  // and the correlation id at the end of each line is its record's (the answer's: see checkCorrelation)
+  checkLineCorrelations(records);
 
   // Every reference the client sees is in a crash record, and every crash record's reference is shown to the client.
   const shown = referencesIn(observed.rawJson);

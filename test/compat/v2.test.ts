@@ -18,13 +18,14 @@ import { isProtocolError } from '../../src/protocol.js';
 import { appendFileSync } from 'node:fs';
 import { link } from '../support/link.js';
 import { thrownBy, versionOf } from './loaded.js';
-import { checkCorrelation } from './check.js';
+import { checkCorrelation, checkLineCorrelations } from './check.js';
 import { inProcessCall, type Observed, type ObservedRecord } from './observe.js';
 import {
   captureRecords,
   closedPortUrl,
   makePolicies,
   comparableRecord,
+  expectedLine,
   normaliseRunValues,
   referencesIn,
   registerScenarios,
@@ -73,12 +74,9 @@ describe('the SDK v2 under test', () => {
 });
 const seen = new Map<Install, Map<string, Observed>>();
 
-function line(record: ExpectedRecord): string {
-  return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}`;
-}
-
 function checkRecords(observed: Observed, records: readonly ObservedRecord[], expected: readonly ExpectedRecord[]): void {
-  expect(records.map((r) => normaliseRunValues(r.line))).toEqual(expected.map(line));
+  expect(records.map((r) => normaliseRunValues(r.line))).toEqual(expected.map(expectedLine));
+  checkLineCorrelations(records);
   const full = records.map((r) => r.record as LogRecord);
   expect(full.map(comparableRecord)).toEqual(expected.map((r) => ({ ...r })));
   for (const record of full) expect(record.stack === undefined).toBe(record.level === 'info');

@@ -1,7 +1,9 @@
 /**
  * `npm run demo` (examples/demo.ts), run as a user runs it: a subprocess through tsx. Its whole output is checked line
- * by line; only the ports, the crash reference and the number of stack lines (which vary by run and Node version)
- * are read from the output first.
+ * by line; only the ports, the crash reference, the correlation ids at the end of the log lines and the number of
+ * stack lines (which vary by run and Node version) are read from the output first. The demo prints the client's text,
+ * not its failure object, so a line's correlation id is checked for its form and place (12 hex digits at the end of
+ * every line but the crash's, each failure its own): test/examples/google-server.test.ts ties each to the client's.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,11 +29,15 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-/** The demo's output text with what varies between runs made fixed: ports, crash references, stack line counts. */
+/**
+ * The demo's output text with what varies between runs made fixed: ports, crash references, correlation ids, stack
+ * line counts.
+ */
 function normalized(text: string): string[] {
   return text
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
     .replace(/reference [0-9a-f]{12}/g, 'reference REF')
+    .replace(/\(correlation [0-9a-f]{12}\)/g, '(correlation ID)')
     .replace(/\+ \d+ more lines/g, '+ N more lines')
     .split('\n');
 }
@@ -63,6 +69,12 @@ describe('npm run demo', () => {
     const [, api, calendar, calendarPort] = header as unknown as [string, string, string, string];
     const reference = /Error executing tool summarize_sheet \(reference ([0-9a-f]{12})\)/.exec(run.stdout)?.[1];
     expect(reference, run.stdout).toBeDefined();
+    // Every record line but the crash's ends with its correlation id: six, one per failure, in order.
+    const correlations = [...run.stdout.matchAll(/ \(correlation ([0-9a-f]{12})\)$/gm)].map((m) => m[1]!);
+    expect(correlations, run.stdout).toHaveLength(6);
+    expect(new Set(correlations).size).toBe(6);
+    expect(correlations).not.toContain(reference);
+    const [deliberateId, forbiddenId, revokedId, quotaId, networkId, notFoundId] = correlations.map((id) => ` (correlation ${id})`);
     const quota =
       "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:123456789'.";
     const holidays = `${calendar}/calendar/v3/calendars/en.usa%23holiday/events`;
@@ -123,7 +135,7 @@ describe('npm run demo', () => {
       '   client sees (isError result):',
       '     Error executing tool find_sheet: No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)',
       '   server logged:',
-      '     [mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"',
+      `     [mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"${deliberateId}`,
       '',
       '2. crash (tool summarize_sheet): a bug in the tool, a TypeError',
       '   client sees (isError result):',
@@ -136,7 +148,7 @@ describe('npm run demo', () => {
       '   client sees (isError result):',
       `     Error executing tool share_sheet: The caller does not have permission (403 PERMISSION_DENIED from Google API GET ${api}/v1/forbidden?key=[REDACTED])`,
       '   server logged:',
-      `     [mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${api}/v1/forbidden?key=[REDACTED] -> 403): Error "The caller does not have permission"`,
+      `     [mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${api}/v1/forbidden?key=[REDACTED] -> 403): Error "The caller does not have permission"${forbiddenId}`,
       '       + N more lines: stack trace',
       '',
       '4. revoked token (tool list_files): the token endpoint answers invalid_grant to the refresh token',
@@ -145,28 +157,28 @@ describe('npm run demo', () => {
       '',
       '     Sign in again: run `sheets-mcp auth login`.',
       '   server logged:',
-      `     [mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${api}/token/invalid_grant -> 400): Error "invalid_grant"`,
+      `     [mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${api}/token/invalid_grant -> 400): Error "invalid_grant"${revokedId}`,
       '       + N more lines: stack trace',
       '',
       '5. quota (tool read_range): the API answers 429 RESOURCE_EXHAUSTED, retry-after: 30',
       '   client sees (isError result):',
       `     Error executing tool read_range: ${quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
       '   server logged:',
-      `     [mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${api}/v1/quota?key=[REDACTED] -> 429): Error "${quota}"`,
+      `     [mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${api}/v1/quota?key=[REDACTED] -> 429): Error "${quota}"${quotaId}`,
       '       + N more lines: stack trace',
       '',
       '6. network (tool list_holidays): the connection is refused',
       '   client sees (isError result):',
       '     Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
       '   server logged:',
-      `     [mcp-error-policy] WARN tool "list_holidays" failed (rule google-network): Error "request to ${holidays}?key=[REDACTED] ${refused}"`,
+      `     [mcp-error-policy] WARN tool "list_holidays" failed (rule google-network): Error "request to ${holidays}?key=[REDACTED] ${refused}"${networkId}`,
       '       + N more lines: stack trace and 1 cause',
       '',
       '7. resource not found (resource sheet://nope): the template throws a ResourceNotFoundError',
       '   client sees (JSON-RPC error):',
       '     MCP error -32002: No spreadsheet with id nope',
       '   server logged:',
-      '     [mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"',
+      `     [mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"${notFoundId}`,
       '',
       '=== summary ===',
       'without mcp-error-policy: 0 of 7 failures logged; secrets shown: the API key.',

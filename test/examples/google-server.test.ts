@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPortUrl, GOOGLE_MESSAGES, ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
-import { REFERENCE, splitFailure } from '../support/calls.js';
+import { correlationIdOf, REFERENCE, splitFailure } from '../support/calls.js';
 import { failureData, failureObject } from '../support/failure.js';
 import { startExample, type RunningExample } from '../support/stdio.js';
 
@@ -35,15 +35,34 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** The text of a tool's answer, isError, and its failure object without the correlation id (when it has one). */
-async function toolText(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; failure?: unknown }> {
+/** What a client got from a tool: its text, isError and failure object (without the correlation id). */
+interface ToolAnswer {
+  readonly text: string;
+  readonly isError: boolean;
+  readonly failure?: unknown;
+}
+
+/** Calls a tool: its answer, and apart the correlation id of its failure object (when it has one; 12 hex digits). */
+async function callTool(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<{ answer: ToolAnswer; correlationId?: string }> {
   const result = await example.client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(result.structuredContent).toBeUndefined();
   const { failure, correlationId } = splitFailure(result);
   if (correlationId !== undefined) expect(correlationId).toMatch(REFERENCE);
-  return { text: content[0]!.text, isError: result.isError === true, ...(failure === undefined ? {} : { failure }) };
+  const answer = { text: content[0]!.text, isError: result.isError === true, ...(failure === undefined ? {} : { failure }) };
+  return { answer, ...(correlationId === undefined ? {} : { correlationId: correlationId as string }) };
+}
+
+/** The text of a tool's answer, isError, and its failure object without the correlation id (when it has one). */
+async function toolText(example: RunningExample, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  return (await callTool(example, name, args)).answer;
+}
+
+/** What the default logger's first line of a failure other than a crash ends with: the id the client received. */
+function correlation(correlationId: string | undefined): string {
+  expect(correlationId).toMatch(REFERENCE);
+  return ` (correlation ${correlationId!})`;
 }
 
 /** Waits for the one record a failure writes after `before`, and returns its lines. */
@@ -78,13 +97,14 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
 
   it('deliberate: the ToolError text, one info line without a stack', async () => {
     const before = withPolicy.stderr().length;
-    expect(await toolText(withPolicy, 'find_sheet', { name: 'Q5' })).toEqual({
+    const { answer, correlationId } = await callTool(withPolicy, 'find_sheet', { name: 'Q5' });
+    expect(answer).toEqual({
       isError: true,
       text: 'Error executing tool find_sheet: No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)',
       failure: { code: 'tool_error', retryable: false },
     });
     expect(await recordAfter(withPolicy, before)).toEqual([
-      '[mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"',
+      `[mcp-error-policy] INFO tool "find_sheet" failed: ToolError "No sheet named \\"Q5\\" in Budget (it has Q1, Q2, Q3, Q4)"${correlation(correlationId)}`,
     ]);
   });
 
@@ -98,69 +118,76 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     const lines = await recordAfter(withPolicy, before);
     expectRecord(lines, `[mcp-error-policy] ERROR tool "summarize_sheet" crashed (reference ${reference}): TypeError "Cannot read properties of undefined (reading '0')"`, []);
     expect(lines[1]).toMatch(/^ {4}at .*examples\/google-server\.ts:\d+:\d+\)?$/);
+    // a crash's line names its reference, which is its correlation id: no correlation suffix
+    expect(lines.join('\n')).not.toContain('(correlation ');
   });
 
   it('Google 403: the API message and the URL without its key; a warn record whose causes are scrubbed', async () => {
     const before = withPolicy.stderr().length;
-    expect(await toolText(withPolicy, 'share_sheet')).toEqual({
+    const { answer, correlationId } = await callTool(withPolicy, 'share_sheet');
+    expect(answer).toEqual({
       isError: true,
       text: `Error executing tool share_sheet: ${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED])`,
       failure: { code: 'permission_denied', retryable: false },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/forbidden?key=[REDACTED] -> 403): Error "${GOOGLE_MESSAGES.permissionDenied}"`,
+      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/forbidden?key=[REDACTED] -> 403): Error "${GOOGLE_MESSAGES.permissionDenied}"${correlation(correlationId)}`,
       [],
     );
   });
 
   it('revoked token: the OAuth description and the re-authorization text', async () => {
     const before = withPolicy.stderr().length;
-    expect(await toolText(withPolicy, 'list_files')).toEqual({
+    const { answer, correlationId } = await callTool(withPolicy, 'list_files');
+    expect(answer).toEqual({
       isError: true,
       text: `Error executing tool list_files: Google authorization failed (invalid_grant): ${GOOGLE_MESSAGES.invalidGrant}\n\n${REAUTHORIZE}`,
       failure: { code: 'invalid_grant', retryable: false },
     });
-    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"`, []);
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"${correlation(correlationId)}`, []);
   });
 
   it('quota: the message, the reason and the retry-after delay', async () => {
     const before = withPolicy.stderr().length;
-    expect(await toolText(withPolicy, 'read_range')).toEqual({
+    const { answer, correlationId } = await callTool(withPolicy, 'read_range');
+    expect(answer).toEqual({
       isError: true,
       text: `Error executing tool read_range: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
     expectRecord(
       await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${fake.origin}/v1/quota?key=[REDACTED] -> 429): Error "${GOOGLE_MESSAGES.quota}"`,
+      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${fake.origin}/v1/quota?key=[REDACTED] -> 429): Error "${GOOGLE_MESSAGES.quota}"${correlation(correlationId)}`,
       [],
     );
   });
 
   it('network: the code only; the log keeps the URL with the key redacted', async () => {
     const before = withPolicy.stderr().length;
-    expect(await toolText(withPolicy, 'list_holidays')).toEqual({
+    const { answer, correlationId } = await callTool(withPolicy, 'list_holidays');
+    expect(answer).toEqual({
       isError: true,
       text: 'Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
       failure: { code: 'network', retryable: true },
     });
     const port = new URL(calendar).port;
     const message = `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=[REDACTED] failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`;
-    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_holidays" failed (rule google-network): Error "${message}"`, [
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_holidays" failed (rule google-network): Error "${message}"${correlation(correlationId)}`, [
       `  caused by: FetchError "${message}"`,
     ]);
   });
 
   it('resource not found: JSON-RPC -32002 with the text, one info line', async () => {
     const before = withPolicy.stderr().length;
-    await expect(withPolicy.client.readResource({ uri: 'sheet://nope' })).rejects.toMatchObject({
+    const error = await withPolicy.client.readResource({ uri: 'sheet://nope' }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
       code: -32002,
       message: 'MCP error -32002: No spreadsheet with id nope',
       data: failureData(failureObject('resource_not_found', false), 'sheet://nope'),
     });
     expect(await recordAfter(withPolicy, before)).toEqual([
-      '[mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"',
+      `[mcp-error-policy] INFO resource "sheet://nope" failed: ResourceNotFoundError "No spreadsheet with id nope"${correlation(correlationIdOf(error))}`,
     ]);
   });
 

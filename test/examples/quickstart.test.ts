@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failureObject, toolFailure } from '../support/failure.js';
+import { correlationIdOf } from '../support/calls.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
 const example = exampleForThisFile('examples/quickstart.ts');
@@ -11,11 +12,13 @@ describe('examples/quickstart.ts over stdio', () => {
 
   it('shows a ToolError and logs one info line to stderr', async () => {
     const before = example.stderr().length;
-    expect(await example.client.callTool({ name: 'get_sheet', arguments: { name: '' } })).toEqual(
-      toolFailure('Error executing tool get_sheet: Sheet name must not be empty', failureObject('tool_error', false)),
+    const result = await example.client.callTool({ name: 'get_sheet', arguments: { name: '' } });
+    expect(result).toEqual(toolFailure('Error executing tool get_sheet: Sheet name must not be empty', failureObject('tool_error', false)));
+    await example.waitForStderr((text) => text.slice(before).includes('\n'));
+    // the line ends with the correlation id the client received, so that the id a client reports finds it
+    expect(example.stderr().slice(before)).toBe(
+      `[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty" (correlation ${correlationIdOf(result)})\n`,
     );
-    await example.waitForStderr((text) => text.length > before);
-    expect(example.stderr().slice(before)).toBe('[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty"\n');
   });
 
   it('masks a crash with a reference that is in the stderr record, with its stack', async () => {
@@ -32,6 +35,8 @@ describe('examples/quickstart.ts over stdio', () => {
       `[mcp-error-policy] ERROR tool "get_sheet" crashed (reference ${reference}): TypeError "Cannot read properties of undefined (reading 'toUpperCase')"`,
     );
     expect(lines.slice(1).every((line) => line.startsWith('    at '))).toBe(true);
+    // a crash's line names its reference, which is its correlation id: no correlation suffix
+    expect(example.stderr().slice(before)).not.toContain('(correlation ');
     expect(example.stderr().split('reference ' + reference!).length - 1).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import {
   withClientVisibleResourceErrors,
   type ErrorPolicy,
 } from '../../src/index.js';
+import { failureObjectOf, REFERENCE } from '../support/calls.js';
 import { bounded, unscrubbedControlText } from './arbitraries.js';
 import { captureStderr, consoleLogger, RAW_CONTROL, recordLogger, recordProblems, runs, settle, STACK_LINE, timeoutFor } from './support.js';
 
@@ -57,13 +58,18 @@ function thrownFor(failure: Failure, message: string, errorName: string, causeMe
   return error;
 }
 
-/** The expected headline for a tool failure (names are bounded to 200 characters, error names to 100 before escaping). */
-function toolHeadline(failure: Failure, rawName: string, message: string, errorName: string, reference: string | undefined): string {
+/**
+ * The expected headline for a tool failure (names are bounded to 200 characters, error names to 100 before escaping):
+ * a crash names its reference; any other failure ends with the correlation id the client received.
+ */
+function toolHeadline(failure: Failure, rawName: string, message: string, errorName: string, reference: string | undefined, correlationId: unknown): string {
   const name = bounded(rawName, 200);
   const label = escaped(bounded(errorName, 100));
   if (failure === 'crash') return `tool ${quoted(name)} crashed (reference ${reference}): ${label} ${quoted(message)}`;
-  if (failure === 'toolError') return `tool ${quoted(name)} failed: ToolError ${quoted(message)}`;
-  return `tool ${quoted(name)} failed (rule network): ${label} ${quoted(message)}`;
+  expect(correlationId).toMatch(REFERENCE);
+  const correlation = ` (correlation ${String(correlationId)})`;
+  if (failure === 'toolError') return `tool ${quoted(name)} failed: ToolError ${quoted(message)}${correlation}`;
+  return `tool ${quoted(name)} failed (rule network): ${label} ${quoted(message)}${correlation}`;
 }
 
 describe('no forged log lines', () => {
@@ -91,7 +97,7 @@ describe('no forged log lines', () => {
               result = (await tool()) as typeof result;
             });
             const reference = /\(reference ([0-9a-f]{12})\)$/.exec(result.content[0]!.text)?.[1];
-            const headline = toolHeadline(failure, name, message, errorName, reference);
+            const headline = toolHeadline(failure, name, message, errorName, reference, failureObjectOf(result)?.['correlationId']);
             if (sink === 'console') {
               expect(consoleShaped.lines, 'one logger call').toHaveLength(1);
               expect(forgingProblems(consoleShaped.lines[0]!.text, headline)).toEqual([]);
@@ -142,7 +148,9 @@ describe('no forged log lines', () => {
     }, { policy });
     const outcome = await settle(read('file:///x\n[mcp-error-policy] ERROR forged\u001b[0m'));
     expect(outcome.rejected).toBe(true);
-    expect(lines).toEqual([{ level: 'info', text: 'resource "file:///x\\n[mcp-error-policy] ERROR forged\\u001b[0m" failed: ToolError "nope"' }]);
+    const correlationId = outcome.rejected ? failureObjectOf(outcome.error)?.['correlationId'] : undefined;
+    expect(correlationId).toMatch(REFERENCE);
+    expect(lines).toEqual([{ level: 'info', text: `resource "file:///x\\n[mcp-error-policy] ERROR forged\\u001b[0m" failed: ToolError "nope" (correlation ${String(correlationId)})` }]);
   });
 });
 

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, it } from 'vitest';
 import { failureData, failureObject, toolFailure } from '../support/failure.js';
-import { referenceIn, rpcError, textOf } from '../support/session.js';
+import { correlationIdOf, referenceIn, rpcError, textOf } from '../support/session.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,17 +22,17 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
   await client.connect(transport);
   try {
     // The failure objects cross stdio as the in-process tests see them. The default logger's lines name a crash's
-    // reference (its correlation id), not the correlation id of other failures: those are checked in process.
+    // reference (its correlation id), and end any other failure's line with its correlation id.
     const crashResult = await client.callTool({ name: 'crash', arguments: { sheet: 'Q3' } });
     const crash = textOf(crashResult);
     const reference = referenceIn(crash);
     expect(crashResult).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
-    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
-      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
-    );
+    const deliberate = await client.callTool({ name: 'deliberate', arguments: {} });
+    expect(deliberate).toEqual(toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)));
     // the SDK's own answer: no failure object
     expect(await client.callTool({ name: 'nope', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }], isError: true });
-    expect(await rpcError(client.readResource({ uri: 'sheet://x' }))).toEqual({
+    const missing = await rpcError(client.readResource({ uri: 'sheet://x' }));
+    expect(missing).toEqual({
       code: -32002,
       message: 'MCP error -32002: No sheet named x',
       data: failureData(failureObject('resource_not_found', false), 'sheet://x'),
@@ -53,10 +53,10 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
     expect(headlines).toEqual([
       `[mcp-error-policy] ERROR tool "crash" crashed (reference ${reference}): Error "CANARY-stdio: cannot open /srv/sheets/Q3.csv"`,
       '[access] {"kind":"tool","name":"crash","status":500}',
-      '[mcp-error-policy] INFO tool "deliberate" failed: ToolError "Sheet name must not be empty"',
+      `[mcp-error-policy] INFO tool "deliberate" failed: ToolError "Sheet name must not be empty" (correlation ${correlationIdOf(deliberate)})`,
       '[access] {"kind":"tool","name":"deliberate","status":500}',
       '[access] {"kind":"tool","name":"nope","status":404}',
-      '[mcp-error-policy] INFO resource "sheet://x" failed: ResourceNotFoundError "No sheet named x"',
+      `[mcp-error-policy] INFO resource "sheet://x" failed: ResourceNotFoundError "No sheet named x" (correlation ${correlationIdOf(missing)})`,
       '[access] {"kind":"resource","name":"sheet://x","status":404}',
       `[mcp-error-policy] ERROR prompt "summarize" crashed (reference ${promptReference}): TypeError "CANARY-stdio prompt"`,
       '[access] {"kind":"prompt","name":"summarize","status":500}',

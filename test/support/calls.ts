@@ -74,6 +74,16 @@ export function splitFailure(answer: unknown): { failure?: Readonly<Record<strin
   return { failure, correlationId };
 }
 
+/**
+ * The correlation id of the failure object `answer` carries (what a client reports, and what the default logger's line
+ * ends with: `(correlation <id>)`); throws unless there is one of 12 hex digits.
+ */
+export function correlationIdOf(answer: unknown): string {
+  const id = failureObjectOf(answer)?.['correlationId'];
+  if (typeof id !== 'string' || !REFERENCE.test(id)) throw new Error(`no correlation id in ${JSON.stringify(answer)}`);
+  return id;
+}
+
 /** The reference id at the end of a crash text. */
 export function referenceIn(text: string): string {
   const match = /\(reference ([0-9a-f]{12})\)$/.exec(text);
@@ -82,12 +92,15 @@ export function referenceIn(text: string): string {
 }
 
 /**
- * The text with every `(reference <12 hex>)` written `(reference <id>)`, and every JSON `"correlationId":"<12 hex>"`
- * written `"correlationId":"<id>"`: a search for a short literal (`403`, say) in text holding a random id must not
- * find it inside the id.
+ * The text with every `(reference <12 hex>)` written `(reference <id>)`, every log line's `(correlation <12 hex>)`
+ * written `(correlation <id>)`, and every JSON `"correlationId":"<12 hex>"` written `"correlationId":"<id>"`: a search
+ * for a short literal (`403`, say) in text holding a random id must not find it inside the id.
  */
 export function withoutReferences(text: string): string {
-  return text.replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)').replace(/"correlationId":"[0-9a-f]{12}"/g, '"correlationId":"<id>"');
+  return text
+    .replace(/\(reference [0-9a-f]{12}\)/g, '(reference <id>)')
+    .replace(/\(correlation [0-9a-f]{12}\)/g, '(correlation <id>)')
+    .replace(/"correlationId":"[0-9a-f]{12}"/g, '"correlationId":"<id>"');
 }
 
 /** Waits for in-flight notifications to arrive. */

@@ -1,6 +1,7 @@
 /** The wrappers' options: unknown names throw, like createErrorPolicy's; the global console never writes to stdout. */
 import { describe, expect, it, vi } from 'vitest';
 import { createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors } from '../../src/index.js';
+import { correlationIdOf } from '../support/calls.js';
 
 describe('wrapper options', () => {
   it.each([
@@ -19,9 +20,10 @@ describe('logger: console', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const policy = createErrorPolicy({ logger: console });
-      await withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'get_sheet', policy })();
+      const result = await withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'get_sheet', policy })();
+      const correlationId = correlationIdOf(result);
       expect(stdout).not.toHaveBeenCalled();
-      expect(stderr.mock.calls).toEqual([['[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty"\n']]);
+      expect(stderr.mock.calls).toEqual([[`[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty" (correlation ${correlationId})\n`]]);
     } finally {
       stdout.mockRestore();
       stderr.mockRestore();

@@ -180,6 +180,15 @@ export const uriOf = (id: string): string => `compat://sheets/${id}`;
 /** How expectations write a record's correlation id: present, its value checked against the answer's. */
 export const CORRELATED = '<id>';
 
+/**
+ * The default logger's first line for an expected record: `[mcp-error-policy] LEVEL <message>`, then, for a failure
+ * with a correlation id that is not a crash (a crash's line names its reference instead), ` (correlation <id>)`.
+ */
+export function expectedLine(record: ExpectedRecord): string {
+  const correlation = record.correlationId === undefined || record.kind === 'crash' ? '' : ` (correlation ${CORRELATED})`;
+  return `[mcp-error-policy] ${record.level.toUpperCase()} ${record.message}${correlation}`;
+}
+
 /** The error on the cause chain a rule accepted: its name and message. */
 export type Matched = readonly [name: string, message: string];
 
