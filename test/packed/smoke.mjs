@@ -20,7 +20,13 @@ const client = new Client({ name: 'smoke-client', version: '1.0.0' });
 await client.connect(b);
 
 const deliberate = await client.callTool({ name: 'sheet', arguments: { name: '' } });
-assert.deepEqual(deliberate, { content: [{ type: 'text', text: 'Error executing tool sheet: Sheet name must not be empty' }], isError: true });
+const correlationId = records[0]?.correlationId;
+assert.match(String(correlationId), /^[0-9a-f]{12}$/);
+assert.deepEqual(deliberate, {
+  _meta: { 'mcp-error-policy/failure': { code: 'tool_error', retryable: false, correlationId } },
+  content: [{ type: 'text', text: 'Error executing tool sheet: Sheet name must not be empty' }],
+  isError: true,
+});
 const crash = await client.callTool({ name: 'sheet', arguments: { name: 'x' } });
 const reference = /^Error executing tool sheet \(reference ([0-9a-f]{12})\)$/.exec(crash.content[0].text)?.[1];
 assert.ok(reference, crash.content[0].text);
