@@ -17,7 +17,7 @@ export interface FailedRequest {
 
 /**
  * What a rule tells an agent about a failure it accepts: the fields of the failure object the client receives (in a
- * tool result's `_meta`, in a JSON-RPC error's `data`). Every field is optional; see {@link ErrorRule.failure}.
+ * tool result's `_meta`, in a JSON-RPC error's `data`). Every field is optional; see `ErrorRule.failure`.
  */
 export interface FailureFacts {
   /**
@@ -152,7 +152,7 @@ export interface ErrorRule {
    */
   readonly request?: (error: unknown) => FailedRequest | undefined;
   /**
-   * What an agent can act on: the failure object's `code`, `retryable` and `retryAfterMs` (see {@link FailureFacts}),
+   * What an agent can act on: the failure object's `code`, `retryable` and `retryAfterMs` (see `FailureFacts`),
    * fixed or from the accepted error. A function that throws or returns something else gives the defaults.
    * @default `{ code: <the rule's name>, retryable: false }`
    * @example
