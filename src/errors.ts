@@ -5,6 +5,7 @@
  * two realms) still agree on what is deliberate.
  */
 import { readProp } from './kit/read.js';
+import { CODE_PATTERN } from './failure.js';
 import type { FailureFacts } from './rules/rule.js';
 
 /** The brand's key: a registered symbol, so every copy of the package sees the same key. */
@@ -70,7 +71,7 @@ function badOption(option: string, expected: string): never {
 function keepFacts(error: Error, options: DeliberateErrorOptions | undefined): void {
   if (options === undefined || options === null) return;
   const { code, retryable, retryAfterMs } = options;
-  if (code !== undefined && (typeof code !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(code))) {
+  if (code !== undefined && (typeof code !== 'string' || !CODE_PATTERN.test(code))) {
     badOption('code', 'a string of 1 to 64 letters, digits, `_`, `.`, `:` or `-`');
   }
   if (retryable !== undefined && typeof retryable !== 'boolean') badOption('retryable', 'a boolean');

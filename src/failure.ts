@@ -28,7 +28,8 @@ export const CRASH_CODE = 'internal';
 export const DEGRADED_CODE = 'auth_required';
 
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
-const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** The characters and length of a failure code. */
+export const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 function factsOf(rule: ErrorRule, matched: unknown): FailureFacts | undefined {
   const { failure } = rule;

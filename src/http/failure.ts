@@ -159,8 +159,8 @@ export function failureFacts(failure: HttpFailure): FailureFacts {
 }
 
 /**
- * The client text of a failure (see the module comment for its shape). When the failure has a retry delay, the text
- * ends with a sentence stop, for the policy's ` Retry after <n> s.` to follow.
+ * The client text of a failure (see the module comment for its shape). When the failure has a retry delay, the policy
+ * ends the text with a sentence stop and its ` Retry after <n> s.`
  *
  * @example
  * ```ts
@@ -176,9 +176,7 @@ export function failureText(failure: HttpFailure): string {
   const shownCode = code === undefined || status === undefined || isOpaqueServerError(status) ? '' : ` (${code})`;
   const message = isOpaqueServerError(status) ? undefined : failure.message;
   const sentence = statusSentence(failure, message);
-  const text = `${service}${where} failed${head}${shownCode}${sentence === undefined ? '' : `: ${sentence}`}`;
-  const delayed = failureFacts(failure).retryAfterMs !== undefined;
-  return delayed && !/[.!?]$/.test(text) ? `${text}.` : text;
+  return `${service}${where} failed${head}${shownCode}${sentence === undefined ? '' : `: ${sentence}`}`;
 }
 
 /** The failure as the log record's request fields. */

@@ -5,6 +5,7 @@
  * HttpFailure), not an error object.
  */
 import { describe, expect, it } from 'vitest';
+import { classifyError, createErrorPolicy, type ErrorRule } from '../../src/index.js';
 import { failureFacts, failureText, type HttpFailure } from '../../src/http/failure.js';
 
 const failure = (status: number, extra: Partial<HttpFailure> = {}): HttpFailure => ({ service: 'HTTP', status, ...extra });
@@ -51,10 +52,17 @@ describe('failureFacts', () => {
 });
 
 describe('failureText with a delay', () => {
-  it('ends with a sentence stop, for the policy’s retry note to follow; without one, as the service wrote it', () => {
-    expect(failureText(failure(503, { retryAfterMs: 30_000 }))).toBe('HTTP request failed with 503 Service Unavailable.');
-    expect(failureText(failure(503, { retryAfterMs: 30_000, message: 'Down for maintenance!' }))).toBe('HTTP request failed with 503 Service Unavailable: Down for maintenance!');
-    expect(failureText(failure(503))).toBe('HTTP request failed with 503 Service Unavailable');
-    expect(failureText(failure(403, { throttled: true, message: 'API rate limit exceeded', retryAfterMs: 1000 }))).toBe('HTTP request failed with 403 Forbidden: API rate limit exceeded.');
+  /** The client text the policy makes of `f`: the rule's text, then the policy's retry note from the facts. */
+  const shown = (f: HttpFailure): string => {
+    const rule: ErrorRule = { name: 'http', predicate: (e) => e === f, message: () => failureText(f), failure: failureFacts(f) };
+    const c = classifyError(f, createErrorPolicy({ rules: [rule], logger: () => undefined }));
+    return c.kind === 'anticipated' ? c.message : c.kind;
+  };
+
+  it('ends with a sentence stop before the policy’s retry note; without a delay, as the service wrote it', () => {
+    expect(shown(failure(503, { retryAfterMs: 30_000 }))).toBe('HTTP request failed with 503 Service Unavailable. Retry after 30 s.');
+    expect(shown(failure(503, { retryAfterMs: 30_000, message: 'Down for maintenance!' }))).toBe('HTTP request failed with 503 Service Unavailable: Down for maintenance! Retry after 30 s.');
+    expect(shown(failure(503))).toBe('HTTP request failed with 503 Service Unavailable');
+    expect(shown(failure(403, { throttled: true, message: 'API rate limit exceeded', retryAfterMs: 1000 }))).toBe('HTTP request failed with 403 Forbidden: API rate limit exceeded. Retry after 1 s.');
   });
 });
