@@ -17,6 +17,7 @@ import {
   isDisabled,
   listRegistrations,
   looksLikeMcpServer,
+  protocolVersionOf,
   registriesOf,
   rememberGiven,
   renameIn,
@@ -27,6 +28,7 @@ import {
   type Registries,
 } from './sdk.js';
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
+import { traceRequest } from './telemetry.js';
 import { isClaimed } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
@@ -237,6 +239,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
+        if (!ctx.traced) return; // telemetry only: no access log
         if (isObjectLike(extra) && isClaimed(extra)) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
@@ -248,7 +251,8 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     };
     let result: unknown;
     try {
-      result = handler.apply(this, args);
+      // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler
+      result = traceRequest(ctx.policy, kind, request, extra, protocolVersionOf(ctx.server), () => handler.apply(this, args));
     } catch (error) {
       settle(true, error);
       throw error;
@@ -365,7 +369,7 @@ export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: Er
   const registries = registriesOf(server);
   if (typeof registries === 'string') throw unknownLayout(server, registries);
   const traced = resolved.onOutcome !== undefined;
-  const handlers = traced ? requestHandlersOf(server) : undefined;
+  const handlers = traced || resolved.telemetry !== undefined ? requestHandlersOf(server) : undefined;
   if (traced && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
   const ctx: Context = { policy: resolved, traced, registries, server };
   // check every registration before changing any, so that an unknown layout leaves the server as it was
