@@ -46,8 +46,11 @@ export interface TelemetryCall {
 
 /** What the policy knows of a failed call, beside `error.type`. Absent on success. */
 export interface TelemetryFailure {
-  /** How the policy classified the failure, when it did (`degraded`: refused while the server had no credentials). */
-  readonly kind: 'anticipated' | 'crash' | 'protocol' | 'degraded' | 'unclassified';
+  /**
+   * How the policy classified the failure; `unclassified` when no wrapper of this package made the answer (the SDK's
+   * own answer, a handler's own isError result, a call refused while degraded).
+   */
+  readonly kind: 'anticipated' | 'crash' | 'protocol' | 'unclassified';
   /** The rule that accepted the failure (anticipated). */
   readonly rule?: string;
   /** The failure object's code (`internal` for a crash). */
