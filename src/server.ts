@@ -17,7 +17,6 @@ import {
   isDisabled,
   listRegistrations,
   looksLikeMcpServer,
-  protocolVersionOf,
   registriesOf,
   rememberGiven,
   renameIn,
@@ -236,10 +235,11 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   const key = kind === 'resource' ? 'uri' : 'name';
   const out = function (this: unknown, ...args: unknown[]): unknown {
     const [request, extra] = args;
+    // telemetry without an access log (src/telemetry.ts): the call's one span, around the SDK's handler
+    if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, () => handler.apply(this, args));
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
-        if (!ctx.traced) return; // telemetry only: no access log
         if (isObjectLike(extra) && isClaimed(extra)) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
@@ -252,7 +252,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     let result: unknown;
     try {
       // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler
-      result = traceRequest(ctx.policy, kind, request, extra, protocolVersionOf(ctx.server), () => handler.apply(this, args));
+      result = traceRequest(ctx.policy, kind, request, extra, ctx.server, () => handler.apply(this, args));
     } catch (error) {
       settle(true, error);
       throw error;

@@ -18,7 +18,8 @@ import { crashException, MAX_NAME_LENGTH } from './report.js';
 import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
-import { handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+import { protocolVersionOf } from './sdk.js';
+import { answeredIn, handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
 
 /** The MCP method of each kind of handler call. */
 export type TelemetryMethod = 'tools/call' | 'resources/read' | 'prompts/get';
@@ -106,6 +107,8 @@ export interface TelemetryCallHandle {
  * one. Every method may throw: that is contained, and the call runs as it would without telemetry.
  */
 export interface PolicyTelemetry {
+  /** Whether a call started now would be recorded; when false, the policy does not describe calls to `start`. */
+  enabled?(): boolean;
   /** Starts a call; `undefined` to leave this call alone. */
   start(call: TelemetryCall): TelemetryCallHandle | undefined;
   /** The call of this telemetry active in the current context, if any (one span per call, never two). */
@@ -118,12 +121,10 @@ interface Trace {
   readonly kind: HandlerKind;
   readonly name: string | undefined;
   readonly policy: ErrorPolicy;
+  /** The SDK's per-request context of the call, when known: where wrappers record what they answered. */
+  readonly request: object | undefined;
   /** SDK v2 (its per-request context has `mcpReq`): it encodes a thrown -32002 as -32602 on the wire. */
   readonly v2: boolean;
-  /** The classification behind the answer, noted by the callback wrapper that made it. */
-  noted: Classification | undefined;
-  /** The answer was made by a wrapper of this package (its text is the policy's). */
-  madeByPolicy: boolean;
   ended: boolean;
 }
 
@@ -155,31 +156,36 @@ function idText(id: unknown): string | undefined {
   return undefined;
 }
 
-/** The SDK's per-request context: request id, session id and `_meta` (SDK v1 `extra`, SDK v2 `ctx.mcpReq`). */
-function requestFacts(extra: unknown): { requestId?: string; sessionId?: string; meta: unknown; v2: boolean } {
+/**
+ * Describes a call for `start`, from its name and the SDK's per-request context (SDK v1 `extra`: `requestId`,
+ * `sessionId`, `_meta`; SDK v2 `ctx`: `mcpReq.id`, `mcpReq._meta`, `sessionId`). `meta`: the request's
+ * `params._meta`, when the caller has the request. Also says whether the context is SDK v2's.
+ */
+function describeCall(
+  policy: ErrorPolicy,
+  kind: HandlerKind,
+  name: string | undefined,
+  extra: unknown,
+  meta: unknown,
+  protocolVersion: string | undefined,
+): { call: TelemetryCall; v2: boolean } {
   const mcpReq = readProp(extra, 'mcpReq');
-  const requestId = idText(isObjectLike(mcpReq) ? readProp(mcpReq, 'id') : readProp(extra, 'requestId'));
-  const sessionId = readString(extra, 'sessionId');
-  const meta = isObjectLike(mcpReq) ? readProp(mcpReq, '_meta') : readProp(extra, '_meta');
-  return {
-    ...(requestId === undefined ? {} : { requestId }),
-    ...(sessionId === undefined || sessionId === '' ? {} : { sessionId: sessionId.slice(0, MAX_NAME_LENGTH) }),
-    meta,
-    v2: isObjectLike(mcpReq),
+  const v2 = isObjectLike(mcpReq);
+  const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
+    method: METHODS[kind],
+    carrier: carrierOf(meta ?? (v2 ? readProp(mcpReq, '_meta') : readProp(extra, '_meta'))),
   };
-}
-
-function describeCall(policy: ErrorPolicy, kind: HandlerKind, name: string | undefined, facts: ReturnType<typeof requestFacts>, meta: unknown, protocolVersion: string | undefined): TelemetryCall {
-  const safeName = name === undefined || name === '' ? undefined : safeText(name, MAX_NAME_LENGTH, policy.redact);
-  const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = { method: METHODS[kind], carrier: carrierOf(meta ?? facts.meta) };
-  if (safeName !== undefined) {
+  if (name !== undefined && name !== '') {
+    const safeName = safeText(name, MAX_NAME_LENGTH, policy.redact);
     if (kind === 'resource') call.uri = safeName;
     else call.target = safeName;
   }
-  if (facts.requestId !== undefined) call.requestId = facts.requestId;
-  if (facts.sessionId !== undefined) call.sessionId = facts.sessionId;
+  const requestId = idText(v2 ? readProp(mcpReq, 'id') : readProp(extra, 'requestId'));
+  if (requestId !== undefined) call.requestId = requestId;
+  const sessionId = readString(extra, 'sessionId');
+  if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
   if (protocolVersion !== undefined) call.protocolVersion = protocolVersion.slice(0, 64);
-  return call;
+  return { call, v2 };
 }
 
 /** The text a crash's answer shows when dev mode is off: what failed, and the reference. */
@@ -207,9 +213,10 @@ function firstText(result: unknown): string | undefined {
 /** How the call ended, from the answer (a result, or what was thrown) and what the wrappers noted. */
 function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult {
   const { policy } = trace;
-  const handled = handledIn(value, undefined);
-  const classification = handled?.classification ?? trace.noted;
-  const made = handled !== undefined || trace.madeByPolicy;
+  const handled = handledIn(value, trace.request);
+  const answered = answeredIn(trace.request);
+  const classification = handled?.classification ?? answered;
+  const made = handled !== undefined || answered !== undefined;
   const safe = (text: string | undefined): string | undefined => (text === undefined ? undefined : safeText(text, policy.maxMessageLength, policy.redact));
   let errorType: string;
   let rpcCode: string | undefined;
@@ -245,51 +252,44 @@ function end(trace: Trace, threw: boolean, value: unknown): void {
   }
 }
 
-/** Notes, in the call's trace, the classification behind an answer a callback wrapper made (or passed on). */
-function note(trace: Trace, value: unknown): void {
-  const handled = handledIn(value, undefined);
-  if (handled === undefined) return;
-  trace.madeByPolicy = true;
-  if (handled.classification !== undefined) trace.noted = handled.classification;
-}
-
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof readProp(value, 'then') === 'function';
 }
 
-/**
- * Runs `fn` inside `trace` and ends it with the answer (`finish`), or, inside a call the trace already runs, only
- * notes how the answer was made.
- */
-function runIn(trace: Trace, fn: Fn, finish: boolean): unknown {
-  const settle = (threw: boolean, value: unknown): void => {
-    if (finish) end(trace, threw, value);
-    else note(trace, value);
-  };
+/** Runs `fn` inside `trace`, and ends it with the answer. */
+function runIn(trace: Trace, fn: Fn): unknown {
   let result: unknown;
   try {
-    result = finish ? trace.handle.run(fn) : fn();
+    result = trace.handle.run(fn);
   } catch (error) {
-    settle(true, error);
+    end(trace, true, error);
     throw error;
   }
   if (!isPromiseLike(result)) {
-    settle(false, result);
+    end(trace, false, result);
     return result;
   }
   return Promise.resolve(result).then(
     (value) => {
-      settle(false, value);
+      end(trace, false, value);
       return value;
     },
     (error: unknown) => {
-      settle(true, error);
+      end(trace, true, error);
       throw error;
     },
   );
 }
 
-function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: TelemetryCall, kind: HandlerKind, name: string | undefined, v2: boolean): Trace | undefined {
+function isEnabled(telemetry: PolicyTelemetry): boolean {
+  try {
+    return telemetry.enabled === undefined || telemetry.enabled();
+  } catch {
+    return false;
+  }
+}
+
+function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: TelemetryCall, kind: HandlerKind, name: string | undefined, request: object | undefined, v2: boolean): Trace | undefined {
   let handle: TelemetryCallHandle | undefined;
   try {
     handle = telemetry.start(call);
@@ -297,7 +297,7 @@ function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: Telem
     return undefined;
   }
   if (handle === undefined || !isObjectLike(handle)) return undefined;
-  const trace: Trace = { handle, kind, name, policy, v2, noted: undefined, madeByPolicy: false, ended: false };
+  const trace: Trace = { handle, kind, name, policy, request, v2, ended: false };
   traces.set(handle, trace);
   return trace;
 }
@@ -306,47 +306,46 @@ function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: Telem
  * The request-level hook (applyErrorPolicy's wrapper of tools/call, resources/read, prompts/get): one call's span
  * around the SDK's handler, ended with the answer the SDK gives.
  */
-export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: unknown, extra: unknown, protocolVersion: string | undefined, run: Fn): unknown {
+export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: unknown, extra: unknown, server: object, run: Fn): unknown {
   const { telemetry } = policy;
-  if (telemetry === undefined) return run();
+  if (telemetry === undefined || !isEnabled(telemetry)) return run();
   const params = readProp(request, 'params');
   const name = readString(params, kind === 'resource' ? 'uri' : 'name');
-  const facts = requestFacts(extra);
-  const trace = startTrace(policy, telemetry, describeCall(policy, kind, name, facts, readProp(params, '_meta'), protocolVersion), kind, name, facts.v2);
+  const { call, v2 } = describeCall(policy, kind, name, extra, readProp(params, '_meta'), protocolVersionOf(server));
+  const perRequest = isObjectLike(extra) ? extra : undefined;
+  const trace = startTrace(policy, telemetry, call, kind, name, perRequest, v2);
   if (trace === undefined) return run();
-  if (isObjectLike(extra)) setTraceOf(extra, trace);
-  return runIn(trace, run, true);
+  if (perRequest !== undefined) setTraceOf(perRequest, trace);
+  return runIn(trace, run);
 }
 
 /**
- * The callback-level hook (every wrapper's guard): the span of a call no request-level wrapper traces, or, inside one
- * that does, a note of how the handler failed.
+ * The callback-level hook (every wrapper's guard): the span of a call no request-level wrapper traces. Inside one that
+ * does, it only runs the handler: the wrapper records what it answered in the per-call state.
  */
 export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () => string | undefined, args: readonly unknown[], run: Fn): unknown {
   const { telemetry } = policy;
   if (telemetry === undefined) return run();
   const request = requestOf(args);
-  let outer = request === undefined ? undefined : (traceOf(request) as Trace | undefined);
-  if (outer === undefined) {
-    try {
-      const current = telemetry.current?.();
-      outer = current === undefined ? undefined : traces.get(current);
-    } catch {
-      outer = undefined;
-    }
+  if (request !== undefined && traceOf(request) !== undefined) return run();
+  if (!isEnabled(telemetry)) return run();
+  try {
+    const current = telemetry.current?.();
+    if (current !== undefined && traces.get(current)?.ended === false) return run();
+  } catch {
+    // no current call known: start one
   }
-  if (outer !== undefined && !outer.ended) return runIn(outer, run, false);
   let callName: string | undefined;
   try {
     callName = name();
   } catch {
     callName = undefined;
   }
-  const facts = requestFacts(request);
-  const trace = startTrace(policy, telemetry, describeCall(policy, kind, callName, facts, undefined, undefined), kind, callName, facts.v2);
+  const { call, v2 } = describeCall(policy, kind, callName, request, undefined, undefined);
+  const trace = startTrace(policy, telemetry, call, kind, callName, request, v2);
   if (trace === undefined) return run();
   if (request !== undefined) setTraceOf(request, trace);
-  return runIn(trace, run, true);
+  return runIn(trace, run);
 }
 
 /** Whether `value` can be a policy's `telemetry`: an object with a `start` function (and `current`, if any, one too). */

@@ -207,7 +207,6 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
     const durations = currentHistogram();
     if (spans === undefined && durations === undefined) return undefined;
     const startedAt = performance.now();
-    const base = callAttributes(call);
     let span: Span | undefined;
     let callContext: Context | undefined;
     let ended = false;
@@ -216,12 +215,14 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
       end: (result) => {
         if (ended) return;
         ended = true;
+        const failed = result.errorType !== undefined;
         const errorAttributes: Attributes = {};
-        if (result.errorType !== undefined) errorAttributes['error.type'] = result.errorType;
+        if (failed) errorAttributes['error.type'] = result.errorType;
         if (result.rpcCode !== undefined) errorAttributes['rpc.response.status_code'] = result.rpcCode;
         if (span !== undefined) {
-          if (result.errorType !== undefined) {
-            span.setAttributes({ ...errorAttributes, ...failureAttributes(result) });
+          if (failed) {
+            span.setAttributes(errorAttributes);
+            span.setAttributes(failureAttributes(result));
             span.setStatus(result.description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: result.description });
             if (exceptions && result.exception !== undefined) {
               span.addEvent('exception', {
@@ -233,7 +234,11 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
           }
           span.end();
         }
-        durations?.record((performance.now() - startedAt) / 1000, { ...base, ...errorAttributes });
+        if (durations !== undefined) {
+          const attributes = callAttributes(call);
+          if (failed) Object.assign(attributes, errorAttributes);
+          durations.record((performance.now() - startedAt) / 1000, attributes);
+        }
       },
     };
     if (spans !== undefined) {
@@ -246,7 +251,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
         const remote = trace.getSpanContext(parent);
         if (ambient !== undefined && ambient !== remote && trace.isSpanContextValid(ambient)) links.push({ context: ambient });
       }
-      const attributes: Attributes = { ...base };
+      const attributes: Attributes = callAttributes(call);
       if (call.uri !== undefined) attributes['mcp.resource.uri'] = call.uri;
       if (call.requestId !== undefined) attributes['jsonrpc.request.id'] = call.requestId;
       if (call.sessionId !== undefined) attributes['mcp.session.id'] = call.sessionId;
@@ -258,6 +263,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
   };
 
   const current = (): TelemetryCallHandle | undefined => context.active().getValue(CALL_KEY) as TelemetryCallHandle | undefined;
+  const enabled = (): boolean => currentTracer() !== undefined || currentHistogram() !== undefined;
 
-  return Object.freeze({ start, current });
+  return Object.freeze({ enabled, start, current });
 }

@@ -26,6 +26,8 @@ interface CallState {
   logged: WeakMap<object, Classification> | undefined;
   /** The call's telemetry trace (src/telemetry.ts), when one is open: inner wrappers start no second one. */
   trace: object | undefined;
+  /** The classification behind the failure answer a wrapper made in this call, for the trace (the SDK may copy it). */
+  answered: Classification | undefined;
 }
 
 const calls = new WeakMap<object, CallState>();
@@ -43,7 +45,7 @@ export function requestOf(args: readonly unknown[]): object | undefined {
 function stateOf(request: object): CallState {
   let state = calls.get(request);
   if (state === undefined) {
-    state = { claimed: false, governor: undefined, logged: undefined, trace: undefined };
+    state = { claimed: false, governor: undefined, logged: undefined, trace: undefined, answered: undefined };
     calls.set(request, state);
   }
   return state;
@@ -104,4 +106,16 @@ export function traceOf(request: object): object | undefined {
 export function setTraceOf(request: object, trace: object): void {
   const state = stateOf(request);
   state.trace ??= trace;
+}
+
+/** Records, for the call's trace, the classification behind a failure answer (only while a trace is open). */
+export function markAnswered(request: object | undefined, classification: Classification): void {
+  if (request === undefined) return;
+  const state = calls.get(request);
+  if (state?.trace !== undefined) state.answered = classification;
+}
+
+/** The classification behind the failure answer a wrapper made in this call, if any. */
+export function answeredIn(request: object | undefined): Classification | undefined {
+  return request === undefined ? undefined : calls.get(request)?.answered;
 }

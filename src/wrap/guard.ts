@@ -16,7 +16,7 @@ import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } f
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
-import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, requestOf } from './calls.js';
+import { claimCall, govern, governorOf, handledIn, markAnswer, markAnswered, markLogged, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -157,6 +157,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
   const classification = classifyError(error, governing);
+  markAnswered(request, classification); // for the call's telemetry trace, if one is open
   reportFailure(governing, context, classification, timed);
   if (classification.kind === 'protocol') {
     markLogged(error, classification, request);
