@@ -131,7 +131,12 @@ interface Trace {
 /** JSON-RPC "invalid params": what SDK v2 puts on the wire for a thrown -32002. */
 const INVALID_PARAMS_CODE = -32602;
 
-const traces = new WeakMap<TelemetryCallHandle, Trace>();
+/** The core's trace of a handle, kept on the handle (a WeakMap entry per call costs more). */
+const TRACE = Symbol('mcp-error-policy.trace');
+
+function traceOfHandle(handle: TelemetryCallHandle | undefined): Trace | undefined {
+  return (handle as { [TRACE]?: Trace } | undefined)?.[TRACE];
+}
 
 /** Longest trace-context value read from `_meta`. */
 const MAX_CARRIER_VALUE = 1024;
@@ -298,7 +303,11 @@ function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: Telem
   }
   if (handle === undefined || !isObjectLike(handle)) return undefined;
   const trace: Trace = { handle, kind, name, policy, request, v2, ended: false };
-  traces.set(handle, trace);
+  try {
+    (handle as { [TRACE]?: Trace })[TRACE] = trace;
+  } catch {
+    // a frozen handle: the per-call state alone keeps calls to one span
+  }
   return trace;
 }
 
@@ -331,7 +340,7 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
   if (!isEnabled(telemetry)) return run();
   try {
     const current = telemetry.current?.();
-    if (current !== undefined && traces.get(current)?.ended === false) return run();
+    if (traceOfHandle(current)?.ended === false) return run();
   } catch {
     // no current call known: start one
   }
