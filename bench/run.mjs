@@ -310,6 +310,8 @@ const startupCases = [
   { specifier: 'one-line', label: 'one-line package' },
   { specifier: 'mcp-error-policy', label: 'mcp-error-policy' },
   ...(built.googleEntry ? [{ specifier: 'mcp-error-policy/google', label: 'mcp-error-policy/google' }] : []),
+  // @opentelemetry/api included: the entry's optional peer, which it imports
+  { specifier: 'mcp-error-policy/opentelemetry', label: 'mcp-error-policy/opentelemetry' },
 ];
 /** @type {Map<string, { importMs: number[], cpuMs: number[], wallMs: number[] }>} */
 const startup = new Map(startupCases.map((c) => [c.specifier, { importMs: [], cpuMs: [], wallMs: [] }]));
@@ -353,7 +355,13 @@ function withChunks(file) {
   const chunks = [...text.matchAll(/(?:from\s+|require\()["'](\.{1,2}\/[^"']+)["']/g)].map((m) => join(dir, m[1] ?? '').replaceAll('\\', '/'));
   return [file, ...new Set(chunks)];
 }
-const entryFiles = ['dist/index.mjs', 'dist/index.cjs', ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : [])];
+const entryFiles = [
+  'dist/index.mjs',
+  'dist/index.cjs',
+  ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : []),
+  'dist/opentelemetry/index.mjs',
+  'dist/opentelemetry/index.cjs',
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table.

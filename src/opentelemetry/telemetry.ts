@@ -8,7 +8,6 @@
  */
 import {
   context,
-  createContextKey,
   createNoopMeter,
   metrics,
   propagation,
@@ -73,8 +72,11 @@ const NS = 'mcp_error_policy';
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const NOOP_METER = createNoopMeter();
 
-/** Marks the context of a call this telemetry traces, with its handle. */
-const CALL_KEY = createContextKey('mcp-error-policy call');
+/**
+ * The handle of the call whose context this is, kept on the context object made for the call (one copy of the
+ * context instead of two): the wrappers that ask for `current()` run directly in it.
+ */
+const CALL = Symbol('mcp-error-policy.call');
 
 const carrierGetter: TextMapGetter<Readonly<Record<string, string>>> = {
   get: (carrier, key) => (Object.prototype.hasOwnProperty.call(carrier, key) ? carrier[key] : undefined),
@@ -257,12 +259,13 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
       if (call.sessionId !== undefined) attributes['mcp.session.id'] = call.sessionId;
       const name = call.target === undefined || call.method === 'resources/read' ? call.method : `${call.method} ${call.target}`;
       span = spans.startSpan(name, links.length === 0 ? { kind: SpanKind.SERVER, attributes } : { kind: SpanKind.SERVER, attributes, links }, parent);
-      callContext = trace.setSpan(parent, span).setValue(CALL_KEY, handle);
+      callContext = trace.setSpan(parent, span);
+      (callContext as { [CALL]?: TelemetryCallHandle })[CALL] = handle;
     }
     return handle;
   };
 
-  const current = (): TelemetryCallHandle | undefined => context.active().getValue(CALL_KEY) as TelemetryCallHandle | undefined;
+  const current = (): TelemetryCallHandle | undefined => (context.active() as { [CALL]?: TelemetryCallHandle })[CALL];
   const enabled = (): boolean => currentTracer() !== undefined || currentHistogram() !== undefined;
 
   return Object.freeze({ enabled, start, current });
