@@ -215,13 +215,14 @@ function firstText(result: unknown): string | undefined {
   return readString(content[0], 'text');
 }
 
-/** How the call ended, from the answer (a result, or what was thrown) and what the wrappers noted. */
+/** How the call ended, from the answer (a result, or what was thrown) and what the wrappers recorded of it. */
 function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult {
   const { policy } = trace;
   const handled = handledIn(value, trace.request);
   const answered = answeredIn(trace.request);
   const classification = handled?.classification ?? answered;
-  const made = handled !== undefined || answered !== undefined;
+  // only an answer a wrapper made (or a protocol error) has text the policy vouches for
+  const made = handled !== undefined;
   const safe = (text: string | undefined): string | undefined => (text === undefined ? undefined : safeText(text, policy.maxMessageLength, policy.redact));
   let errorType: string;
   let rpcCode: string | undefined;

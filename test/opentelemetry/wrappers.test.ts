@@ -140,6 +140,39 @@ describe('one span per call, never two', () => {
   });
 });
 
+describe('hostile and secret-bearing failures', () => {
+  it('a revoked Proxy, a throwing getter and a Symbol thrown: one span each, masked; a token in client text scrubbed', async () => {
+    const telemetry = newTelemetry();
+    const policy = policyWith(telemetry);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const getter = Object.defineProperty(new Error('x'), 'message', {
+      get() {
+        throw new Error('getter');
+      },
+    });
+    const thrown: unknown[] = [proxy, getter, Symbol('CANARY-symbol'), new ToolError('upstream rejected token ya29.a0AfB_CANARYtoolERROR0123456789abcdef')];
+    for (const [i, value] of thrown.entries()) {
+      const tool = withClientVisibleErrors((_args: object, _extra: object) => {
+        throw value;
+      }, { name: `t${i}`, policy });
+      expect(((await tool({}, {} as never)) as { isError?: boolean }).isError).toBe(true);
+    }
+    const spans = telemetry.spans().map(view);
+    expect(spans.map((s) => [s.name, s.attributes['error.type'], s.attributes['mcp_error_policy.failure.kind'], s.status.code])).toEqual([
+      ['tools/call t0', 'tool_error', 'crash', SpanStatusCode.ERROR],
+      ['tools/call t1', 'tool_error', 'crash', SpanStatusCode.ERROR],
+      ['tools/call t2', 'tool_error', 'crash', SpanStatusCode.ERROR],
+      ['tools/call t3', 'tool_error', 'anticipated', SpanStatusCode.ERROR],
+    ]);
+    expect(spans[3]?.status.message).toBe('Error executing tool t3: upstream rejected token [REDACTED]');
+    expect(JSON.stringify(spans)).not.toContain('CANARYtoolERROR');
+    // a crash's own text is in its exception event only: never in a name, attribute or status
+    expect(JSON.stringify(spans.map((s) => [s.name, s.attributes, s.status]))).not.toContain('CANARY-symbol');
+    expect(spans[2]?.events[0]?.attributes['exception.message']).toBe('Symbol(CANARY-symbol)');
+  });
+});
+
 describe('parents and links', () => {
   it('no trace context in _meta: the active context is the parent; with one, the active span is linked', async () => {
     const telemetry = newTelemetry();
