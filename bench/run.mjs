@@ -28,6 +28,7 @@ import { z } from 'zod';
 import { buildPackage, ROOT } from './support/build.mjs';
 import { interleave, median } from './support/interleave.mjs';
 import { captureRealErrors, PLANTED_TOKEN } from './support/real-errors.mjs';
+import { measureTelemetry } from './support/telemetry.mjs';
 import { loadedModules, makeScratchApp, runProbe } from './support/scratch-app.mjs';
 
 const QUICK = process.argv.includes('--quick');
@@ -46,6 +47,11 @@ const TABLE_MEASURE = { batch_samples: 128, min_cpu_time: (QUICK ? 150 : 400) * 
 
 const GOALS = {
   mcpRatio: 1.02,
+  /**
+   * openTelemetry() with a real tracer provider, against the bare handler traced by hand with the same provider (the
+   * SDK's span alone costs more than 10% of an in-memory MCP call, so the untraced handler is shown, not gated).
+   */
+  tracedRatio: 1.1,
   directAddedNs: 100,
   classifyNs: 10_000,
   /** Classification is linear in the chain's length: the cost per error of a 64-deep chain at most this times a 16-deep one's. */
@@ -289,6 +295,12 @@ const timeOf = (times, name) => times.get(name) ?? NaN;
 await client.close();
 await server.close();
 
+// Telemetry (bench/support/telemetry.mjs): last of the timed rows, as it turns on Node's promise hooks.
+note(`telemetry, interleaved: ${MCP_SAMPLES} MCP calls per case (no provider, then a real tracer provider)`);
+/** @type {typeof import('../src/opentelemetry/index.js')} */
+const otel = await import('mcp-error-policy/opentelemetry');
+const telemetryTimes = await measureTelemetry({ lib, otel, samples: MCP_SAMPLES, check });
+
 // ---------------------------------------------------------------------------------------------------------------
 // Start-up: fresh processes importing the built package by name from a scratch app, against a one-line package.
 note(`start-up: ${STARTUP_ROUNDS} rounds of fresh node processes`);
@@ -298,6 +310,8 @@ const startupCases = [
   { specifier: 'one-line', label: 'one-line package' },
   { specifier: 'mcp-error-policy', label: 'mcp-error-policy' },
   ...(built.googleEntry ? [{ specifier: 'mcp-error-policy/google', label: 'mcp-error-policy/google' }] : []),
+  // @opentelemetry/api included: the entry's optional peer, which it imports
+  { specifier: 'mcp-error-policy/opentelemetry', label: 'mcp-error-policy/opentelemetry' },
 ];
 /** @type {Map<string, { importMs: number[], cpuMs: number[], wallMs: number[] }>} */
 const startup = new Map(startupCases.map((c) => [c.specifier, { importMs: [], cpuMs: [], wallMs: [] }]));
@@ -341,7 +355,13 @@ function withChunks(file) {
   const chunks = [...text.matchAll(/(?:from\s+|require\()["'](\.{1,2}\/[^"']+)["']/g)].map((m) => join(dir, m[1] ?? '').replaceAll('\\', '/'));
   return [file, ...new Set(chunks)];
 }
-const entryFiles = ['dist/index.mjs', 'dist/index.cjs', ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : [])];
+const entryFiles = [
+  'dist/index.mjs',
+  'dist/index.cjs',
+  ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : []),
+  'dist/opentelemetry/index.mjs',
+  'dist/opentelemetry/index.cjs',
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table.
@@ -370,6 +390,25 @@ function row(label, value, ratio, ok) {
   const syncAdded = timeOf(syncTimes, 'wrapped') - syncBare;
   row('success: direct call, sync handler, bare', time(syncBare), 'baseline', undefined);
   row('success: direct call, sync handler, wrapped', time(timeOf(syncTimes, 'wrapped')), `+${syncAdded.toFixed(0)} ns / goal < ${GOALS.directAddedNs} ns`, syncAdded < GOALS.directAddedNs);
+}
+{
+  const { traced, noProvider } = telemetryTimes;
+  const bare = timeOf(traced, 'bare');
+  const ratio = timeOf(traced, 'openTelemetry()') / bare;
+  const byHand = timeOf(traced, 'bare, span by hand');
+  row('telemetry: MCP tool call, bare handler, tracer provider set', time(bare), '1.000x (baseline)', undefined);
+  row('telemetry: MCP tool call, bare handler in a span by hand', time(byHand), `${(byHand / bare).toFixed(3)}x (the span itself)`, undefined);
+  const vsHand = timeOf(traced, 'openTelemetry()') / byHand;
+  row(
+    'telemetry: MCP tool call, applyErrorPolicy + openTelemetry()',
+    time(timeOf(traced, 'openTelemetry()')),
+    `${ratio.toFixed(3)}x; ${vsHand.toFixed(3)}x the span by hand / goal <= ${GOALS.tracedRatio}x`,
+    vsHand <= GOALS.tracedRatio,
+  );
+  const plain = timeOf(noProvider, 'plain policy');
+  const idle = timeOf(noProvider, 'openTelemetry(), no provider') / plain;
+  row('telemetry: MCP tool call, applyErrorPolicy (plain policy)', time(plain), '1.000x (baseline)', undefined);
+  row('telemetry: MCP tool call, openTelemetry(), no provider', time(timeOf(noProvider, 'openTelemetry(), no provider')), `${idle.toFixed(3)}x / goal <= ${GOALS.mcpRatio}x (the plain policy's)`, idle <= GOALS.mcpRatio);
 }
 for (const c of classifyCases) {
   const ns = medianOf(`classify: ${c.label}`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A user's view: a fresh project installs the packed tarball beside @modelcontextprotocol/sdk and zod, then runs
-# test/packed/smoke.mjs against it (ESM and CJS, both entries), and type-checks test/packed/types/consumer.ts against the
+# test/packed/smoke.mjs against it (ESM and CJS, every entry; @opentelemetry/api, the opentelemetry entry's optional peer, too), and type-checks test/packed/types/consumer.ts against the
 # packed declarations under every module resolution a user may have: `module: nodenext` (as an ESM and a CJS file),
 # `moduleResolution: bundler`, and `moduleResolution: node` (node10, `module: commonjs`; it ignores `exports`, so each
 # subpath entry needs its `typesVersions` line in package.json).
@@ -17,11 +17,12 @@ sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json')
 zod="$(node -p "require('./node_modules/zod/package.json').version")"
 typescript="$(node -p "require('./node_modules/typescript/package.json').version")"
 types_node="$(node -p "require('./node_modules/@types/node/package.json').version")"
+otel_api="$(node -p "require('./node_modules/@opentelemetry/api/package.json').version")"
 cd "$project"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
 npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@$sdk" "zod@$zod" \
-  "typescript@$typescript" "@types/node@$types_node"
+  "typescript@$typescript" "@types/node@$types_node" "@opentelemetry/api@$otel_api"
 cp "$root/test/packed/smoke.mjs" .
 node smoke.mjs
 cp "$root"/test/packed/types/tsconfig*.json .

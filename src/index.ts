@@ -7,6 +7,15 @@
 export { createErrorPolicy, defaultPolicy } from './policy.js';
 export type { ErrorPolicy, ErrorPolicyOptions, Reauthorization } from './policy.js';
 export type { FailureInfo } from './failure.js';
+export type {
+  PolicyTelemetry,
+  TelemetryCall,
+  TelemetryCallHandle,
+  TelemetryException,
+  TelemetryFailure,
+  TelemetryMethod,
+  TelemetryResult,
+} from './telemetry.js';
 export type { Outcome } from './report.js';
 export { classifyError } from './classify.js';
 export type { Classification, AnticipatedClassification, CrashClassification, ProtocolClassification } from './classify.js';

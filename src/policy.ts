@@ -10,6 +10,7 @@ import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
+import { isPolicyTelemetry, type PolicyTelemetry } from './telemetry.js';
 
 /** The options of {@link createErrorPolicy}. All are optional. */
 export interface ErrorPolicyOptions {
@@ -141,6 +142,17 @@ export interface ErrorPolicyOptions {
    * ```
    */
   readonly maskDeliberateErrors?: boolean;
+  /**
+   * Traces every tool, resource and prompt call the policy runs: `openTelemetry()` of
+   * `mcp-error-policy/opentelemetry` (one SERVER span per call, after the OpenTelemetry MCP semantic conventions), or
+   * any object implementing {@link PolicyTelemetry}.
+   * @default none
+   * @example
+   * ```ts
+   * createErrorPolicy({ telemetry: openTelemetry() });
+   * ```
+   */
+  readonly telemetry?: PolicyTelemetry;
 }
 
 /** Where a user signs in again, and what to tell them: a `reauthorize` value. */
@@ -175,6 +187,8 @@ export interface ErrorPolicy {
   readonly failureObject: boolean;
   /** Whether tool results also carry it under the draft ToolFailure key. */
   readonly draftToolFailure: boolean;
+  /** The telemetry, if any. */
+  readonly telemetry: PolicyTelemetry | undefined;
 }
 
 /**
@@ -200,6 +214,7 @@ const OPTION_KEYS = new Set([
   'maskDeliberateErrors',
   'failureObject',
   'draftToolFailure',
+  'telemetry',
 ]);
 
 /**
@@ -349,6 +364,7 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
   for (const flag of ['failureObject', 'draftToolFailure'] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== 'boolean') fail(flag, 'a boolean', o[flag]);
   }
+  if (o.telemetry !== undefined && !isPolicyTelemetry(o.telemetry)) fail('telemetry', 'the result of openTelemetry() (an object with a start function)', o.telemetry);
   const maskDeliberateErrors = o.maskDeliberateErrors === true;
   const policy: ErrorPolicy = {
     rules,
@@ -361,6 +377,7 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     maskDeliberateErrors,
     failureObject: o.failureObject !== false,
     draftToolFailure: o.draftToolFailure === true,
+    telemetry: o.telemetry as PolicyTelemetry | undefined,
   };
   Object.defineProperty(policy, POLICY_BRAND, { value: true });
   Object.defineProperty(policy, RULES_APPLIED, { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) });

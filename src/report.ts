@@ -269,3 +269,12 @@ export function reportOutcome(policy: ErrorPolicy, context: CallContext, status:
   emitOutcome(policy, outcomeOf(policy, context, status, classification));
 }
 
+
+/** A crash's exception for telemetry: its name, message and stack, scrubbed and bounded as in its log record. */
+export function crashException(policy: ErrorPolicy, error: unknown): { type: string; message: string; stacktrace: string } {
+  try {
+    return { type: errorLabel(error, policy), message: safeText(messageOf(error), policy.maxMessageLength, policy.redact), stacktrace: stackText(error, policy) };
+  } catch {
+    return { type: 'unknown', message: '', stacktrace: '' };
+  }
+}

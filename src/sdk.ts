@@ -226,3 +226,19 @@ function installedVersion(name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The negotiated MCP protocol version, when the SDK tells it: `server.server.getNegotiatedProtocolVersion()` (server
+ * 2.x). SDK 1.x (1.23.0-1.32.2) keeps no such field on the server: `undefined`.
+ */
+export function protocolVersionOf(server: object): string | undefined {
+  const low = readProp(server, 'server');
+  const getter = readProp(low, 'getNegotiatedProtocolVersion');
+  if (typeof getter !== 'function') return undefined;
+  try {
+    const version: unknown = (getter as Fn).call(low);
+    return typeof version === 'string' && version !== '' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -28,6 +28,7 @@ import {
   type Registries,
 } from './sdk.js';
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
+import { traceRequest } from './telemetry.js';
 import { signInAnswer } from './wrap/sign-in.js';
 import { isClaimed } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
@@ -238,6 +239,17 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   const key = kind === 'resource' ? 'uri' : 'name';
   const out = function (this: unknown, ...args: unknown[]): unknown {
     const [request, extra] = args;
+    const answer = (): unknown => {
+      const result = handler.apply(this, args);
+      if (!ctx.elicits || kind !== 'tool' || !clientTakesUrlElicitation(ctx.server)) return result;
+      return Promise.resolve(result).then((value) => {
+        const signIn = signInAnswer(extra, value);
+        if (signIn !== undefined) throw signIn;
+        return value;
+      });
+    };
+    // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler and the sign-in answer
+    if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
@@ -252,22 +264,18 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     };
     let result: unknown;
     try {
-      result = handler.apply(this, args);
+      result = traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
     } catch (error) {
-      if (ctx.traced) settle(true, error);
+      settle(true, error);
       throw error;
     }
     return Promise.resolve(result).then(
       (value) => {
-        if (ctx.traced) settle(false, value);
-        if (ctx.elicits && kind === 'tool' && clientTakesUrlElicitation(ctx.server)) {
-          const signIn = signInAnswer(extra, value);
-          if (signIn !== undefined) throw signIn;
-        }
+        settle(false, value);
         return value;
       },
       (error: unknown) => {
-        if (ctx.traced) settle(true, error);
+        settle(true, error);
         throw error;
       },
     );
@@ -374,7 +382,7 @@ export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: Er
   if (typeof registries === 'string') throw unknownLayout(server, registries);
   const traced = resolved.onOutcome !== undefined;
   const elicits = typeof resolved.reauthorize === 'function' || readProp(resolved.reauthorize, 'url') !== undefined;
-  const handlers = traced || elicits ? requestHandlersOf(server) : undefined;
+  const handlers = traced || elicits || resolved.telemetry !== undefined ? requestHandlersOf(server) : undefined;
   if ((traced || elicits) && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
   const ctx: Context = { policy: resolved, traced, elicits, registries, server };
   // check every registration before changing any, so that an unknown layout leaves the server as it was

@@ -14,10 +14,11 @@ const HOOKS_URL = new URL('./loader-hooks.mjs', import.meta.url).href;
 
 /**
  * Package names no entry may load: the Google libraries, zod and the MCP SDKs, and the HTTP clients the http entry
- * knows (axios, Octokit, the OpenAI and Anthropic SDKs, ky, Stripe, the AWS SDK v3, Notion, Slack; under their own names and the test aliases).
+ * knows (axios, Octokit, the OpenAI and Anthropic SDKs, ky, Stripe, the AWS SDK v3, Notion, Slack; under their own names and the test aliases),
+ * and OpenTelemetry (only the opentelemetry entry may load `@opentelemetry/api`, its optional peer).
  */
 export const FORBIDDEN =
-  /\/node_modules\/(gaxios\d*|google-auth-library\d*|googleapis(?:-common)?\d*|zod|@modelcontextprotocol\/[^/]+|axios|@octokit\/[^/]+|octokit-rest\d*|openai\d*|@anthropic-ai\/[^/]+|anthropic\d*|ky\d*|stripe\d*|@aws-sdk\/[^/]+|@smithy\/[^/]+|@notionhq\/[^/]+|notion\d*|@slack\/[^/]+|slack-web-api\d*)\//;
+  /\/node_modules\/(@opentelemetry\/[^/]+|gaxios\d*|google-auth-library\d*|googleapis(?:-common)?\d*|zod|@modelcontextprotocol\/[^/]+|axios|@octokit\/[^/]+|octokit-rest\d*|openai\d*|@anthropic-ai\/[^/]+|anthropic\d*|ky\d*|stripe\d*|@aws-sdk\/[^/]+|@smithy\/[^/]+|@notionhq\/[^/]+|notion\d*|@slack\/[^/]+|slack-web-api\d*)\//;
 
 /**
  * @param {string} packageDir a directory with the package.json and the built dist/ of mcp-error-policy

@@ -24,6 +24,8 @@ interface CallState {
   governor: Governor | undefined;
   /** Errors already logged in this call (protocol errors, which pass through every wrapper unchanged). */
   logged: WeakMap<object, Classification> | undefined;
+  /** The call's telemetry trace (src/telemetry.ts), when one is open: inner wrappers start no second one. */
+  trace: object | undefined;
   /** The failure a wrapper answered in this call (the SDKs copy results, so the answer itself cannot carry it). */
   answered: Classification | undefined;
 }
@@ -43,7 +45,7 @@ export function requestOf(args: readonly unknown[]): object | undefined {
 function stateOf(request: object): CallState {
   let state = calls.get(request);
   if (state === undefined) {
-    state = { claimed: false, governor: undefined, logged: undefined, answered: undefined };
+    state = { claimed: false, governor: undefined, logged: undefined, trace: undefined, answered: undefined };
     calls.set(request, state);
   }
   return state;
@@ -105,4 +107,15 @@ export function handledIn(value: unknown, request: object | undefined): { classi
   if (answers.has(value)) return { classification: answers.get(value) };
   const classification = request === undefined ? undefined : calls.get(request)?.logged?.get(value);
   return classification === undefined ? undefined : { classification };
+}
+
+/** The call's open telemetry trace, if any (src/telemetry.ts owns what it holds). */
+export function traceOf(request: object): object | undefined {
+  return calls.get(request)?.trace;
+}
+
+/** Records the call's telemetry trace; the first one stays. */
+export function setTraceOf(request: object, trace: object): void {
+  const state = stateOf(request);
+  state.trace ??= trace;
 }

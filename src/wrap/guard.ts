@@ -15,6 +15,7 @@ import { readProp } from '../kit/read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
+import { traceCallback } from '../telemetry.js';
 import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
@@ -181,9 +182,8 @@ function succeed(policy: ErrorPolicy, call: Call, value: unknown): void {
 
 function makeGuard(control: Control): Fn {
   const invoke = control.handler;
-  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+  const guarded = function (this: unknown, policy: ErrorPolicy, args: unknown[]): unknown {
     const { binding } = control;
-    const policy = control.options.policy ?? binding?.policy ?? defaultPolicy;
     let call: Call | undefined;
     if (binding?.claims === true || binding?.governs === true || policy.onOutcome !== undefined || policy.degraded !== undefined) {
       const begun = begin(control, policy, args);
@@ -213,6 +213,12 @@ function makeGuard(control: Control): Fn {
     } catch (error) {
       return settle(() => onFailure(error));
     }
+  };
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const policy = control.options.policy ?? control.binding?.policy ?? defaultPolicy;
+    // telemetry (src/telemetry.ts): the call's one span, unless an outer wrapper of the call has it
+    if (policy.telemetry !== undefined) return traceCallback(policy, control.shape.handler, () => nameOfCall(control, args, undefined), args, () => guarded.call(this, policy, args));
+    return guarded.call(this, policy, args);
   };
   Object.defineProperty(wrapped, WRAPPED, { value: invoke });
   Object.defineProperty(wrapped, CONTROL, { value: control });

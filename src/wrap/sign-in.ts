@@ -6,7 +6,7 @@
  * into an isError result, but send what a request handler throws as it is).
  */
 import { URL_ELICITATION_REQUIRED_CODE } from '../status.js';
-import { answeredIn } from './calls.js';
+import { answeredIn, markAnswer } from './calls.js';
 import { readProp } from '../kit/read.js';
 
 /** The -32042 error, as the SDKs' protocol layer sends it: `code`, `message` and `data` as they are. */
@@ -38,5 +38,7 @@ export function signInAnswer(request: unknown, value: unknown): SignInRequired |
   const shown = readProp(first, 'text');
   // Only `elicitations`: both SDKs' clients rebuild the error's data from it and drop anything else.
   const data = { elicitations: [{ mode: 'url', elicitationId: correlationId, url, message: text }] };
-  return new SignInRequired(typeof shown === 'string' ? shown : text, data);
+  const answer = new SignInRequired(typeof shown === 'string' ? shown : text, data);
+  markAnswer(answer, classification); // a wrapper's answer: its text is the client text (telemetry reads it)
+  return answer;
 }

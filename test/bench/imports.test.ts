@@ -1,14 +1,15 @@
 /**
  * The built package loads none of the packages it only knows structurally: importing or requiring
  * `mcp-error-policy`, `mcp-error-policy/google` or `mcp-error-policy/http` must not load gaxios, google-auth-library,
- * googleapis, zod, either MCP SDK, or the HTTP clients the http entry recognises (axios, Octokit, openai,
- * @anthropic-ai/sdk, ky). A user who imports the policy pays for the policy, not for the SDKs it recognises.
+ * googleapis, zod, either MCP SDK, the HTTP clients the http entry recognises (axios, Octokit, openai,
+ * @anthropic-ai/sdk, ky), or OpenTelemetry. A user who imports the policy pays for the policy, not for the SDKs it
+ * recognises. `mcp-error-policy/opentelemetry` loads `@opentelemetry/api` (its optional peer) and nothing else.
  *
  * The package is built from the current src/ with the project's tsdown config into a scratch copy (never the shared
  * dist/), linked into a scratch app's node_modules, and imported by name in a fresh `node` process whose ESM loader
  * hooks record every resolved URL (and whose `require.cache` lists every CommonJS file).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,9 @@ beforeAll(() => {
   mkdirSync(packageDir);
   copyFileSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
   buildPackage({ outDir: join(packageDir, 'dist'), dts: false });
+  // the opentelemetry entry's peer, where a user's install puts it: beside the package
+  mkdirSync(join(packageDir, 'node_modules', '@opentelemetry'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules', '@opentelemetry', 'api'), join(packageDir, 'node_modules', '@opentelemetry', 'api'), 'dir');
   app = makeScratchApp(packageDir);
 }, 180_000);
 
@@ -71,6 +75,19 @@ describe('importing the built package', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('loads @opentelemetry/api and nothing else for mcp-error-policy/opentelemetry (ESM and CJS)', () => {
+    const loaded = loadedModules(probe(), ['mcp-error-policy/opentelemetry']);
+    expect(loaded.esm).toContain(pathToFileURL(join(packageDir, 'dist/opentelemetry/index.mjs')).href);
+    expect(loaded.cjs).toContain(pathToFileURL(join(packageDir, 'dist/opentelemetry/index.cjs')).href);
+    expect(loaded.forbidden).toEqual(['@opentelemetry/api']);
+    const own = pathToFileURL(join(packageDir, 'dist')).href;
+    const api = pathToFileURL(join(ROOT, 'node_modules/@opentelemetry/api')).href;
+    const foreign = [...loaded.esm, ...loaded.cjs].filter((url) => !url.startsWith('node:') && !url.startsWith(own) && !url.startsWith(api));
+    expect(foreign).toEqual([]);
+    // the entry is one file: it loads none of the core's build
+    expect([...loaded.esm, ...loaded.cjs].filter((url) => url.startsWith(own) && !url.includes('/dist/opentelemetry/'))).toEqual([]);
+  });
+
   it('sees each HTTP client when one does load (the check can fail)', () => {
     const loaded = loadedModules(probe(), [
       'mcp-error-policy/http',
@@ -91,10 +108,11 @@ describe('importing the built package', () => {
       require.resolve('google-auth-library10'),
       require.resolve('@modelcontextprotocol/sdk/server/mcp.js'),
       require.resolve('@modelcontextprotocol/server'),
+      require.resolve('@opentelemetry/api'),
     ]);
     // Each one named (their own dependencies, such as gaxios under google-auth-library, may come along).
     expect(loaded.forbidden).toEqual(
-      expect.arrayContaining(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'gaxios7', 'google-auth-library10', 'zod']),
+      expect.arrayContaining(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'gaxios7', 'google-auth-library10', 'zod', '@opentelemetry/api']),
     );
   });
 });

@@ -56,5 +56,47 @@ assert.equal(
   cjs.classifyError(octokitShaped, cjs.createErrorPolicy({ rules: [...http.httpRules, ...cjs.coreRules] })).message,
   'GitHub API GET https://api.github.com/repos/o/r?access_token=[REDACTED] failed with 404 Not Found: Not Found',
 );
+// The opentelemetry entry, both ways, with its optional peer @opentelemetry/api installed: a crash through a wrapped
+// tool gives one SERVER span (a minimal tracer provider records it), whose status carries the reference, not the text.
+const otel = await import('mcp-error-policy/opentelemetry');
+assert.equal(typeof require('mcp-error-policy/opentelemetry').openTelemetry, 'function');
+const spans = [];
+const tracerProvider = {
+  getTracer: () => ({
+    startSpan: (name, options) => {
+      const span = { name, kind: options.kind, attributes: { ...options.attributes }, status: undefined, events: [], ended: false };
+      spans.push(span);
+      return {
+        spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 }),
+        setAttribute: (key, value) => void (span.attributes[key] = value),
+        setAttributes: (attributes) => void Object.assign(span.attributes, attributes),
+        setStatus: (status) => void (span.status = status),
+        addEvent: (eventName) => void span.events.push(eventName),
+        end: () => void (span.ended = true),
+        isRecording: () => true,
+      };
+    },
+  }),
+};
+const traced = createErrorPolicy({ logger: () => {}, telemetry: otel.openTelemetry({ tracerProvider }) });
+const tracedTool = withClientVisibleErrors(async () => {
+  throw new Error('CANARY traced /srv/secret/path');
+}, { name: 'traced', policy: traced });
+const tracedText = (await tracedTool({}, { requestId: 7, signal: new AbortController().signal })).content[0].text;
+const tracedReference = /\(reference ([0-9a-f]{12})\)$/.exec(tracedText)?.[1];
+assert.ok(tracedReference, tracedText);
+assert.equal(spans.length, 1);
+assert.deepEqual({ ...spans[0], attributes: undefined }, {
+  name: 'tools/call traced',
+  kind: 1,
+  attributes: undefined,
+  status: { code: 2, message: `Error executing tool traced (reference ${tracedReference})` },
+  events: ['exception'],
+  ended: true,
+});
+assert.equal(spans[0].attributes['error.type'], 'tool_error');
+assert.equal(spans[0].attributes['mcp_error_policy.reference'], tracedReference);
+assert.equal(spans[0].attributes['jsonrpc.request.id'], '7');
+assert.ok(!JSON.stringify(spans).includes('CANARY'));
 await client.close();
 console.log('packed smoke: 1 passed, 0 failed');

@@ -18,6 +18,10 @@ import { link } from '../support/link.js';
 import { REFERENCE, rpcError, settle, textOf } from '../support/calls.js';
 import type { GalModule } from '../google/gal-suite.js';
 import { isolateGoogleEnvironment, SECRETS } from '../google/support.js';
+import { openTelemetry } from '../../src/opentelemetry/index.js';
+import { newTelemetry, registerGlobals, view, type Telemetry } from '../opentelemetry/support.js';
+
+registerGlobals();
 
 const TEXT = 'Sign in to Acme again.';
 const URL_ = 'https://acme.example/login?next=%2Fdrive';
@@ -63,7 +67,7 @@ describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) =>
     await fake.close();
   });
 
-  async function callDrive(elicits: boolean) {
+  async function callDrive(elicits: boolean, telemetry?: Telemetry) {
     const records: LogRecord[] = [];
     const outcomes: Outcome[] = [];
     const server = sdk.newServer();
@@ -74,6 +78,7 @@ describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) =>
         reauthorize: { text: TEXT, url: URL_ },
         logger: (record) => records.push(record),
         onOutcome: (outcome) => outcomes.push(outcome),
+        ...(telemetry === undefined ? {} : { telemetry: openTelemetry({ tracerProvider: telemetry.tracerProvider, meterProvider: telemetry.meterProvider }) }),
       }),
     );
     server.registerTool('drive_list', { description: 'lists files' }, async () => {
@@ -129,6 +134,24 @@ describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) =>
     expect((answer.error as { elicitations?: unknown }).elicitations).toEqual([{ mode: 'url', elicitationId: correlationId, url: URL_, message: TEXT }]);
     expect(records[0]).toMatchObject({ level: 'warn', kind: 'anticipated', status: 401, rule: 'google-oauth-refresh' });
     expect(outcomes.map(({ kind, name, status }) => ({ kind, name, status }))).toEqual([{ kind: 'tool', name: 'drive_list', status: 401 }]);
+  });
+
+  it('with OpenTelemetry, the one span of the call records the -32042 answer, with the client text as its status', async () => {
+    const telemetry = newTelemetry();
+    const { answer, records } = await callDrive(true, telemetry);
+    if (!('error' in answer)) throw new Error(`expected -32042, got ${JSON.stringify(answer.result)}`);
+    const error = await rpcError(Promise.reject(answer.error));
+    const spans = telemetry.spans().map(view);
+    expect(spans).toHaveLength(1);
+    expect(spans[0]?.status).toEqual({ code: 2, message: error.message.replace(/^MCP error -32042: /, '') });
+    expect(spans[0]?.attributes).toMatchObject({
+      'error.type': '-32042',
+      'rpc.response.status_code': '-32042',
+      'mcp_error_policy.failure.kind': 'anticipated',
+      'mcp_error_policy.rule': 'google-oauth-refresh',
+      'mcp_error_policy.correlation_id': records[0]?.correlationId,
+    });
+    expect(spans[0]?.events).toEqual([]);
   });
 
   it('failures that need no sign-in stay isError results for a client with URL elicitation', async () => {

@@ -1,8 +1,8 @@
 // Type-checked by scripts/smoke-packed.sh in a fresh project that installed the packed tarball, copied there as
 // consumer.mts, consumer.cts and consumer-node10.ts: what a user's TypeScript sees through the package's `import` and
 // `require` conditions (`module: nodenext`), through a bundler (`moduleResolution: bundler`), and through the older
-// `moduleResolution: node` (node10, `module: commonjs`), which ignores `exports` and finds `mcp-error-policy/google`
-// and `mcp-error-policy/http` through `typesVersions`.
+// `moduleResolution: node` (node10, `module: commonjs`), which ignores `exports` and finds `mcp-error-policy/google`,
+// `mcp-error-policy/http` and `mcp-error-policy/opentelemetry` through `typesVersions`.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ToolError,
@@ -19,9 +19,13 @@ import {
 } from 'mcp-error-policy';
 import { googleRules, isGaxiosError, redactUrl } from 'mcp-error-policy/google';
 import { httpRules, type ErrorRule as HttpErrorRule } from 'mcp-error-policy/http';
+import { openTelemetry, type OpenTelemetryOptions, type PolicyTelemetry } from 'mcp-error-policy/opentelemetry';
 import { z } from 'zod';
 
 const records: LogRecord[] = [];
+const telemetryOptions: OpenTelemetryOptions = { recordExceptions: false };
+const telemetry: PolicyTelemetry = openTelemetry(telemetryOptions);
+createErrorPolicy({ telemetry });
 const policy = createErrorPolicy({ rules: [...httpRules, ...googleRules, ...coreRules], logger: (record) => records.push(record) });
 const githubRules: readonly HttpErrorRule[] = httpRules.filter((candidate) => candidate.name.startsWith('github-'));
 const server = applyErrorPolicy(new McpServer({ name: 'consumer', version: '1.0.0' }), policy);

@@ -1,0 +1,366 @@
+/**
+ * Telemetry: the small interface the policy calls around each `tools/call`, `resources/read` and `prompts/get` it runs
+ * (a policy's `telemetry` option), and the core's side of it. The core decides everything that touches an error: which
+ * call failed and how (`error.type`), the safe description, the failure facts, the scrubbed exception of a crash. An
+ * implementation (such as `openTelemetry()` of `mcp-error-policy/opentelemetry`) only maps those plain, already safe
+ * values to its API. Nothing here imports a telemetry library.
+ *
+ * One span per call: the request-level wrapper of `applyErrorPolicy` starts it when it can (it also sees the calls the
+ * SDK answers itself); otherwise the outermost callback wrapper of the call does. Inner wrappers of the same call find
+ * it in the per-call state (src/wrap/calls.ts), or, failing that, ask the implementation whether one of its calls is
+ * active in the current context, and only tell it how the handler failed.
+ */
+import type { Classification } from './classify.js';
+import type { HandlerKind } from './log.js';
+import type { ErrorPolicy } from './policy.js';
+import { isObjectLike, messageOf, readProp, readString } from './kit/read.js';
+import { crashException, MAX_NAME_LENGTH } from './report.js';
+import { safeText } from './scrub.js';
+import { isProtocolError } from './protocol.js';
+import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
+import { protocolVersionOf } from './sdk.js';
+import { answeredIn, handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+
+/** The MCP method of each kind of handler call. */
+export type TelemetryMethod = 'tools/call' | 'resources/read' | 'prompts/get';
+
+/** One call, as the policy gives it to {@link PolicyTelemetry.start}. Every text is scrubbed and bounded. */
+export interface TelemetryCall {
+  /** The request's method. */
+  readonly method: TelemetryMethod;
+  /** The tool or prompt name, when known (never set for resources). */
+  readonly target?: string;
+  /** The resource URI (`resources/read`). */
+  readonly uri?: string;
+  /** The JSON-RPC request id, as a string (absent when the id is unknown or null). */
+  readonly requestId?: string;
+  /** The MCP session id, when the transport has sessions. */
+  readonly sessionId?: string;
+  /** The negotiated MCP protocol version, when the SDK tells it. */
+  readonly protocolVersion?: string;
+  /**
+   * The trace-context entries of the request's `params._meta` (`traceparent`, `tracestate`, `baggage`), string
+   * values only; empty when the client sent none.
+   */
+  readonly carrier: Readonly<Record<string, string>>;
+}
+
+/** What the policy knows of a failed call, beside `error.type`. Absent on success. */
+export interface TelemetryFailure {
+  /**
+   * How the policy classified the failure; `unclassified` when no wrapper of this package made the answer (the SDK's
+   * own answer, a handler's own isError result, a call refused while degraded).
+   */
+  readonly kind: 'anticipated' | 'crash' | 'protocol' | 'unclassified';
+  /** The rule that accepted the failure (anticipated). */
+  readonly rule?: string;
+  /** The failure object's code (`internal` for a crash). */
+  readonly code?: string;
+  /** The failure object's retryable flag. */
+  readonly retryable?: boolean;
+  /** The failure object's correlation id, also in the log record. */
+  readonly correlationId?: string;
+  /** The reference the client was shown (crashes). */
+  readonly reference?: string;
+}
+
+/** A crash's exception, scrubbed like its log record: its name, message and stack frames. */
+export interface TelemetryException {
+  /** The thrown value's name (or what was thrown). */
+  readonly type: string;
+  /** Its message, scrubbed and bounded. */
+  readonly message: string;
+  /** Its stack frames and cause chain, scrubbed. */
+  readonly stacktrace: string;
+}
+
+/** How one call ended, as the policy gives it to {@link TelemetryCallHandle.end}. */
+export interface TelemetryResult {
+  /**
+   * Set exactly when the call failed: `tool_error` for an isError tool result, else the JSON-RPC error code as a
+   * string (`-32002`).
+   */
+  readonly errorType?: string;
+  /** The JSON-RPC error code of the response, as a string, when it is an error response. */
+  readonly rpcCode?: string;
+  /**
+   * A description safe for any backend: the client text for anticipated failures, the masked text (with the reference)
+   * for crashes, never a crash's own text.
+   */
+  readonly description?: string;
+  /** What the policy decided, for failures. */
+  readonly failure?: TelemetryFailure;
+  /** Crashes only: the scrubbed exception. */
+  readonly exception?: TelemetryException;
+}
+
+/** One call in progress, as a telemetry implementation keeps it. */
+export interface TelemetryCallHandle {
+  /** Runs the handler inside the call's context (its span active), and returns what it returns. */
+  run<T>(fn: () => T): T;
+  /** Ends the call, once. */
+  end(result: TelemetryResult): void;
+}
+
+/**
+ * The interface a policy's `telemetry` option implements; `openTelemetry()` of `mcp-error-policy/opentelemetry` is
+ * one. Every method may throw: that is contained, and the call runs as it would without telemetry.
+ */
+export interface PolicyTelemetry {
+  /** Whether a call started now would be recorded; when false, the policy does not describe calls to `start`. */
+  enabled?(): boolean;
+  /** Starts a call; `undefined` to leave this call alone. */
+  start(call: TelemetryCall): TelemetryCallHandle | undefined;
+  /** The call of this telemetry active in the current context, if any (one span per call, never two). */
+  current?(): TelemetryCallHandle | undefined;
+}
+
+/** The core's side of one call: the implementation's handle, and what inner wrappers learnt. */
+interface Trace {
+  readonly handle: TelemetryCallHandle;
+  readonly kind: HandlerKind;
+  readonly name: string | undefined;
+  readonly policy: ErrorPolicy;
+  /** The SDK's per-request context of the call, when known: where wrappers record what they answered. */
+  readonly request: object | undefined;
+  /** SDK v2 (its per-request context has `mcpReq`): it encodes a thrown -32002 as -32602 on the wire. */
+  readonly v2: boolean;
+  ended: boolean;
+}
+
+/** JSON-RPC "invalid params": what SDK v2 puts on the wire for a thrown -32002. */
+const INVALID_PARAMS_CODE = -32602;
+
+/** The core's trace of a handle, kept on the handle (a WeakMap entry per call costs more). */
+const TRACE = Symbol('mcp-error-policy.trace');
+
+function traceOfHandle(handle: TelemetryCallHandle | undefined): Trace | undefined {
+  return (handle as { [TRACE]?: Trace } | undefined)?.[TRACE];
+}
+
+/** Longest trace-context value read from `_meta`. */
+const MAX_CARRIER_VALUE = 1024;
+const CARRIER_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+const METHODS: Readonly<Record<HandlerKind, TelemetryMethod>> = { tool: 'tools/call', resource: 'resources/read', prompt: 'prompts/get' };
+
+type Fn = () => unknown;
+
+function carrierOf(meta: unknown): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  if (!isObjectLike(meta)) return carrier;
+  for (const key of CARRIER_KEYS) {
+    const value = readProp(meta, key);
+    if (typeof value === 'string' && value.length <= MAX_CARRIER_VALUE) carrier[key] = value;
+  }
+  return carrier;
+}
+
+function idText(id: unknown): string | undefined {
+  if (typeof id === 'string') return id.slice(0, MAX_NAME_LENGTH);
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return undefined;
+}
+
+/**
+ * Describes a call for `start`, from its name and the SDK's per-request context (SDK v1 `extra`: `requestId`,
+ * `sessionId`, `_meta`; SDK v2 `ctx`: `mcpReq.id`, `mcpReq._meta`, `sessionId`). `meta`: the request's
+ * `params._meta`, when the caller has the request. Also says whether the context is SDK v2's.
+ */
+function describeCall(
+  policy: ErrorPolicy,
+  kind: HandlerKind,
+  name: string | undefined,
+  extra: unknown,
+  meta: unknown,
+  protocolVersion: string | undefined,
+): { call: TelemetryCall; v2: boolean } {
+  const mcpReq = readProp(extra, 'mcpReq');
+  const v2 = isObjectLike(mcpReq);
+  const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
+    method: METHODS[kind],
+    carrier: carrierOf(meta ?? (v2 ? readProp(mcpReq, '_meta') : readProp(extra, '_meta'))),
+  };
+  if (name !== undefined && name !== '') {
+    const safeName = safeText(name, MAX_NAME_LENGTH, policy.redact);
+    if (kind === 'resource') call.uri = safeName;
+    else call.target = safeName;
+  }
+  const requestId = idText(v2 ? readProp(mcpReq, 'id') : readProp(extra, 'requestId'));
+  if (requestId !== undefined) call.requestId = requestId;
+  const sessionId = readString(extra, 'sessionId');
+  if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
+  if (protocolVersion !== undefined) call.protocolVersion = protocolVersion.slice(0, 64);
+  return { call, v2 };
+}
+
+/** The text a crash's answer shows when dev mode is off: what failed, and the reference. */
+function maskedCrashText(trace: Trace, reference: string): string {
+  const what = trace.kind === 'tool' ? 'Error executing tool' : trace.kind === 'resource' ? 'Error reading resource' : 'Error getting prompt';
+  const name = trace.name === undefined ? '' : ` ${safeText(trace.name, MAX_NAME_LENGTH, trace.policy.redact)}`;
+  return `${what}${name} (reference ${reference})`;
+}
+
+function failureOf(classification: Classification | undefined): TelemetryFailure {
+  if (classification === undefined) return { kind: 'unclassified' };
+  if (classification.kind === 'protocol') return { kind: 'protocol' };
+  const { failure } = classification;
+  const base = { code: failure.code, retryable: failure.retryable, correlationId: failure.correlationId };
+  if (classification.kind === 'crash') return { kind: 'crash', ...base, reference: classification.reference };
+  return { kind: 'anticipated', rule: classification.rule.name, ...base };
+}
+
+function firstText(result: unknown): string | undefined {
+  const content = readProp(result, 'content');
+  if (!Array.isArray(content)) return undefined;
+  return readString(content[0], 'text');
+}
+
+/** How the call ended, from the answer (a result, or what was thrown) and what the wrappers recorded of it. */
+function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult {
+  const { policy } = trace;
+  const handled = handledIn(value, trace.request);
+  const answered = answeredIn(trace.request);
+  const classification = handled?.classification ?? answered;
+  // only an answer a wrapper made (or a protocol error) has text the policy vouches for
+  const made = handled !== undefined;
+  const safe = (text: string | undefined): string | undefined => (text === undefined ? undefined : safeText(text, policy.maxMessageLength, policy.redact));
+  let errorType: string;
+  let rpcCode: string | undefined;
+  let description: string | undefined;
+  if (threw) {
+    const thrownCode = readProp(value, 'code');
+    const code = Number.isSafeInteger(thrownCode) ? (thrownCode as number) : INTERNAL_ERROR_CODE;
+    rpcCode = String(trace.v2 && code === RESOURCE_NOT_FOUND_CODE ? INVALID_PARAMS_CODE : code);
+    errorType = rpcCode;
+    if (classification?.kind === 'crash') description = maskedCrashText(trace, classification.reference);
+    else if (made || classification?.kind === 'protocol' || isProtocolError(value)) description = safe(messageOf(value));
+    else description = 'Internal error';
+  } else {
+    if (readProp(value, 'isError') !== true) return {};
+    errorType = 'tool_error';
+    if (classification?.kind === 'crash') description = maskedCrashText(trace, classification.reference);
+    else if (classification !== undefined) description = safe(firstText(value));
+  }
+  const out: { -readonly [K in keyof TelemetryResult]: TelemetryResult[K] } = { errorType, failure: failureOf(classification) };
+  if (rpcCode !== undefined) out.rpcCode = rpcCode;
+  if (description !== undefined) out.description = description;
+  if (classification?.kind === 'crash') out.exception = crashException(policy, classification.error);
+  return out;
+}
+
+function end(trace: Trace, threw: boolean, value: unknown): void {
+  if (trace.ended) return;
+  trace.ended = true;
+  try {
+    trace.handle.end(resultOf(trace, threw, value));
+  } catch {
+    // telemetry must not change the answer
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof readProp(value, 'then') === 'function';
+}
+
+/** Runs `fn` inside `trace`, and ends it with the answer. */
+function runIn(trace: Trace, fn: Fn): unknown {
+  let result: unknown;
+  try {
+    result = trace.handle.run(fn);
+  } catch (error) {
+    end(trace, true, error);
+    throw error;
+  }
+  if (!isPromiseLike(result)) {
+    end(trace, false, result);
+    return result;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      end(trace, false, value);
+      return value;
+    },
+    (error: unknown) => {
+      end(trace, true, error);
+      throw error;
+    },
+  );
+}
+
+function isEnabled(telemetry: PolicyTelemetry): boolean {
+  try {
+    return telemetry.enabled === undefined || telemetry.enabled();
+  } catch {
+    return false;
+  }
+}
+
+function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: TelemetryCall, kind: HandlerKind, name: string | undefined, request: object | undefined, v2: boolean): Trace | undefined {
+  let handle: TelemetryCallHandle | undefined;
+  try {
+    handle = telemetry.start(call);
+  } catch {
+    return undefined;
+  }
+  if (handle === undefined || !isObjectLike(handle)) return undefined;
+  const trace: Trace = { handle, kind, name, policy, request, v2, ended: false };
+  try {
+    (handle as { [TRACE]?: Trace })[TRACE] = trace;
+  } catch {
+    // a frozen handle: the per-call state alone keeps calls to one span
+  }
+  return trace;
+}
+
+/**
+ * The request-level hook (applyErrorPolicy's wrapper of tools/call, resources/read, prompts/get): one call's span
+ * around the SDK's handler, ended with the answer the SDK gives.
+ */
+export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: unknown, extra: unknown, server: object, run: Fn): unknown {
+  const { telemetry } = policy;
+  if (telemetry === undefined || !isEnabled(telemetry)) return run();
+  const params = readProp(request, 'params');
+  const name = readString(params, kind === 'resource' ? 'uri' : 'name');
+  const { call, v2 } = describeCall(policy, kind, name, extra, readProp(params, '_meta'), protocolVersionOf(server));
+  const perRequest = isObjectLike(extra) ? extra : undefined;
+  const trace = startTrace(policy, telemetry, call, kind, name, perRequest, v2);
+  if (trace === undefined) return run();
+  if (perRequest !== undefined) setTraceOf(perRequest, trace);
+  return runIn(trace, run);
+}
+
+/**
+ * The callback-level hook (every wrapper's guard): the span of a call no request-level wrapper traces. Inside one that
+ * does, it only runs the handler: the wrapper records what it answered in the per-call state.
+ */
+export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () => string | undefined, args: readonly unknown[], run: Fn): unknown {
+  const { telemetry } = policy;
+  if (telemetry === undefined) return run();
+  const request = requestOf(args);
+  if (request !== undefined && traceOf(request) !== undefined) return run();
+  if (!isEnabled(telemetry)) return run();
+  try {
+    const current = telemetry.current?.();
+    if (traceOfHandle(current)?.ended === false) return run();
+  } catch {
+    // no current call known: start one
+  }
+  let callName: string | undefined;
+  try {
+    callName = name();
+  } catch {
+    callName = undefined;
+  }
+  const { call, v2 } = describeCall(policy, kind, callName, request, undefined, undefined);
+  const trace = startTrace(policy, telemetry, call, kind, callName, request, v2);
+  if (trace === undefined) return run();
+  if (request !== undefined) setTraceOf(request, trace);
+  return runIn(trace, run);
+}
+
+/** Whether `value` can be a policy's `telemetry`: an object with a `start` function (and `current`, if any, one too). */
+export function isPolicyTelemetry(value: unknown): value is PolicyTelemetry {
+  if (!isObjectLike(value) || Array.isArray(value)) return false;
+  const current = readProp(value, 'current');
+  return typeof readProp(value, 'start') === 'function' && (current === undefined || typeof current === 'function');
+}
