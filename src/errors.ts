@@ -45,7 +45,7 @@ export interface DeliberateErrorOptions {
   readonly retryable?: boolean;
   /**
    * How long to wait before retrying, in milliseconds: in the failure object, and as `Retry after <n> s.` at the end
-   * of the client text.
+   * of the client text. Not with `retryable: false` (a `TypeError`).
    * @default none
    * @example
    * ```ts
@@ -78,6 +78,7 @@ function keepFacts(error: Error, options: DeliberateErrorOptions | undefined): v
   if (retryAfterMs !== undefined && (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs) || retryAfterMs < 0)) {
     badOption('retryAfterMs', 'a finite number of milliseconds from 0 up');
   }
+  if (retryable === false && retryAfterMs !== undefined) badOption('retryAfterMs', 'left out when `retryable` is false (a delay says when to retry)');
   if (code === undefined && retryable === undefined && retryAfterMs === undefined) return;
   Object.defineProperty(error, FACTS, { value: Object.freeze({ code, retryable, retryAfterMs }), enumerable: false, configurable: true });
 }

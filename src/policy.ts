@@ -297,6 +297,9 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
   const allowed = new Set<string>(allowCatchAll as string[]);
   const seen = new Set<string>();
   const out = (rules as unknown[]).map((rule, i) => {
+    if (Array.isArray(rule)) {
+      throw new TypeError(`Expected \`rules[${i}]\` to be a rule, got an array: spread rule arrays into \`rules\` (\`rules: [...httpRules, ...coreRules]\`)`);
+    }
     const valid = validateRule(rule, `rules[${i}]`);
     if (seen.has(valid.name)) throw new TypeError(`Expected \`rules\` to have unique names, got "${valid.name}" twice`);
     seen.add(valid.name);

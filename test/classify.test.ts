@@ -189,9 +189,7 @@ describe('the failure object of a classification', () => {
       expect(later.message).toBe('The sheet is being recalculated. Retry after 30 s.');
       expect(later.failure).toEqual({ code: 'tool_error', retryable: true, retryAfterMs: 30_000, correlationId: expect.stringMatching(REFERENCE) });
       expect(factsOf(new ResourceNotFoundError('x', { code: 'pending', retryAfterMs: 1500 }))).toEqual({ code: 'pending', retryable: true, retryAfterMs: 1500 });
-      // not retryable: the delay means nothing, and neither the object nor the text gives it
-      const never = anticipated(new ToolError('Archived.', { retryable: false, retryAfterMs: 30_000 }));
-      expect([never.message, never.failure.retryable, 'retryAfterMs' in never.failure]).toEqual(['Archived.', false, false]);
+      // not retryable with a delay is refused by the constructor (a TypeError, below)
       // found on the cause chain like the text
       expect(factsOf(new Error('wrapper', { cause: new ToolError('x', { code: 'inner' }) }))).toEqual({ code: 'inner', retryable: false });
     });
@@ -219,6 +217,7 @@ describe('the failure object of a classification', () => {
       ['retryAfterMs', { retryAfterMs: Number.NaN }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
       ['retryAfterMs', { retryAfterMs: Number.POSITIVE_INFINITY }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
       ['retryAfterMs', { retryAfterMs: '30' }, 'Expected `retryAfterMs` to be a finite number of milliseconds from 0 up'],
+      ['retryAfterMs', { retryable: false, retryAfterMs: 1000 }, 'Expected `retryAfterMs` to be left out when `retryable` is false (a delay says when to retry)'],
     ])('throws a TypeError naming %s for %j', (_option, options, message) => {
       for (const Kind of [ToolError, ResourceError, ResourceNotFoundError]) expect(() => new Kind('x', options as never)).toThrow(new TypeError(message));
     });

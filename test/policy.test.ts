@@ -17,6 +17,7 @@ describe('createErrorPolicy', () => {
     ['options', [] as never, 'Expected `options` to be an object, got an array'],
     ['rules', { rules: 'all' }, 'Expected `rules` to be an array of rules, got the string "all"'],
     ['rules[0]', { rules: [null] }, 'Expected `rules[0]` to be a rule object, got null'],
+    ['rules[1]', { rules: [{ name: 'x', predicate: () => false }, []] }, 'Expected `rules[1]` to be a rule, got an array: spread rule arrays into `rules` (`rules: [...httpRules, ...coreRules]`)'],
     ['rules[0].name', { rules: [{ predicate: () => false }] }, 'Expected `rules[0].name` to be a non-empty string, got undefined'],
     ['rules[0].predicate', { rules: [{ name: 'x' }] }, 'Expected `rules[0].predicate` to be a function, got undefined'],
     ['rules[0].status', { rules: [{ name: 'x', predicate: () => false, status: 42 }] }, 'Expected `rules[0].status` to be an integer HTTP status from 100 to 599, or a function returning one, got the number 42'],
