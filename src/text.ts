@@ -22,6 +22,22 @@ export function boundLength(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/** Longest server-written message kept, in characters. */
+export const MAX_SERVER_TEXT = 1000;
+
+/**
+ * Server-written text as one line: whitespace runs (newlines included) and control characters become one space, and
+ * the result is bounded to `max` characters. `undefined` for no text or only whitespace. Only a bounded prefix is
+ * looked at, so a 10 MB message costs no more than a short one.
+ */
+export function serverTextLine(text: string | undefined, max = MAX_SERVER_TEXT): string | undefined {
+  if (text === undefined) return undefined;
+  const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
+  // eslint-disable-next-line no-control-regex
+  const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return line === '' ? undefined : boundLength(line, max);
+}
+
 /** C1 controls, DEL and the Unicode line separators, which JSON.stringify leaves as they are. */
 const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
 

@@ -9,7 +9,7 @@
  * `message` (gaxios 7/8 put a whole HTML page there; googleapis-common's HTTP/2 client the whole body, inspected;
  * transport errors the URL with its `key=`). The message is bounded by body.ts, the URL by `redactUrl`.
  */
-import { httpStatusOf, httpStatusTextOf, requestMethodOf, requestUrlOf } from '../kit/http.js';
+import { httpStatusOf, httpStatusTextOf, reasonPhrase, requestMethodOf, requestUrlOf } from '../kit/http.js';
 import { redactUrl } from '../kit/url.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { googleHttpFace } from './http2.js';
@@ -18,32 +18,6 @@ import { googleHttpFace } from './http2.js';
 export interface ApiErrorTextOptions {
   /** A reason shown after the status (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `rateLimitExceeded`). */
   readonly reason?: string | undefined;
-}
-
-/**
- * Reason phrases of the statuses Google's front ends answer with, for responses that carry none (HTTP/2 has no status
- * text).
- */
-const REASON_PHRASES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-/**
- * The reason phrase of an HTTP status Google's front ends answer with (`404` → `Not Found`), for responses that carry
- * no status text; `undefined` for others.
- */
-export function reasonPhraseOf(status: number | undefined): string | undefined {
-  return status === undefined ? undefined : REASON_PHRASES[status];
 }
 
 /** `Google API <METHOD> <URL>` of the failed request, credentials stripped from the URL; `a Google API` without a URL. */
@@ -68,7 +42,7 @@ export function apiErrorText(error: unknown, options: ApiErrorTextOptions = {}):
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
   const status = api?.status ?? oauth?.error;
   const message =
-    api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? reasonPhraseOf(http) ?? 'No details';
+    api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? reasonPhrase(http) ?? 'No details';
   const head = [http === undefined ? undefined : String(http), status, options.reason].filter((part) => part !== undefined);
   return `${message} (${head.length === 0 ? '' : `${head.join(' ')} `}from ${requestPart(face)})`;
 }

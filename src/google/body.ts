@@ -6,11 +6,8 @@
  */
 import { responseBodyOf } from '../kit/http.js';
 import { isObjectLike, readNumber, readProp, readString } from '../kit/read.js';
-import { boundLength } from '../text.js';
+import { serverTextLine } from '../text.js';
 import { googleHttpFace } from './http2.js';
-
-/** Longest server-written message kept, in characters. */
-export const MAX_SERVER_TEXT = 1000;
 
 /** Most `errors[]` / `details[]` entries read. */
 const MAX_ENTRIES = 16;
@@ -39,19 +36,6 @@ export interface OAuthErrorBody {
   readonly description: string | undefined;
   /** `error_subtype` (`invalid_rapt`). */
   readonly subtype: string | undefined;
-}
-
-/**
- * Server-written text as one line: whitespace runs (newlines included) and control characters become one space, and
- * the result is bounded to `max` characters. `undefined` for no text or only whitespace. Only a bounded prefix is
- * looked at, so a 10 MB message costs no more than a short one.
- */
-export function serverTextLine(text: string | undefined, max = MAX_SERVER_TEXT): string | undefined {
-  if (text === undefined) return undefined;
-  const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
-  // eslint-disable-next-line no-control-regex
-  const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  return line === '' ? undefined : boundLength(line, max);
 }
 
 /** The first {@link MAX_ENTRIES} entries of `value` when it is an array, else none. */

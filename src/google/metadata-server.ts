@@ -5,10 +5,9 @@
  * instance does not have any permission scopes specified"). The client sees that the metadata server failed and
  * Google's explanation, never the response body GAL appends.
  */
-import { httpStatusOf, requestUrlOf } from '../kit/http.js';
+import { httpStatusOf, reasonPhrase, requestUrlOf } from '../kit/http.js';
 import { messageOf } from '../kit/read.js';
 import type { ErrorRule, FailureFacts } from '../rules/rule.js';
-import { reasonPhraseOf } from './api-error-text.js';
 import { googleFailedRequestOf } from './api-error.js';
 import { isGaxiosError } from './gaxios.js';
 
@@ -46,7 +45,7 @@ function isMetadataServerError(error: unknown): boolean {
  */
 function metadataServerMessage(error: unknown): string {
   const status = httpStatusOf(error) ?? 0;
-  const phrase = reasonPhraseOf(status);
+  const phrase = reasonPhrase(status);
   const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
   const explanation = EXPLANATIONS[status];
   const explained = explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1));

@@ -11,8 +11,9 @@
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
 import { NETWORK_CODE_TEXT } from '../kit/codes.js';
+import { reasonPhrase } from '../kit/http.js';
 import type { ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
-import { serverTextLine } from '../google/body.js';
+import { serverTextLine } from '../text.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
 export const MAX_SERVICE_MESSAGE = 500;
@@ -43,40 +44,6 @@ export interface HttpFailure {
   readonly rejected?: boolean | undefined;
   /** The status is the meaning of the service's error code, not an HTTP status (Slack answers errors with 200): not shown. */
   readonly inBody?: boolean | undefined;
-}
-
-/** The standard reason phrases of the statuses a service answers with. */
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  410: 'Gone',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  423: 'Locked',
-  424: 'Failed Dependency',
-  428: 'Precondition Required',
-  429: 'Too Many Requests',
-  451: 'Unavailable For Legal Reasons',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-  529: 'Overloaded',
-};
-
-/** The reason phrase of `status` (`Not Found`), or `undefined` for a status without a standard one. */
-export function reasonPhrase(status: number): string | undefined {
-  return Object.prototype.hasOwnProperty.call(REASONS, status) ? REASONS[status] : undefined;
 }
 
 /** An identifier-shaped service code (`not_found_error`, `ThrottlingException`, `validation_error`), or `undefined`. */
@@ -171,7 +138,7 @@ export function failureFacts(failure: HttpFailure): FailureFacts {
 export function failureText(failure: HttpFailure): string {
   const { service, status, code, method, url } = failure;
   const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${url}`;
-  const reason = status === undefined ? undefined : reasonPhrase(status);
+  const reason = reasonPhrase(status);
   const head = status === undefined || failure.inBody === true ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
   const shownCode = code === undefined || status === undefined || isOpaqueServerError(status) ? '' : ` (${code})`;
   const message = isOpaqueServerError(status) ? undefined : failure.message;

@@ -152,3 +152,40 @@ export function failedRequestOf(error: unknown): FailedRequest | undefined {
   if (url === undefined && status === undefined) return undefined;
   return url === undefined ? { status } : { method: requestMethodOf(error), url: redactUrl(url), status };
 }
+
+/** The standard reason phrases of the statuses a service answers with. */
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  529: 'Overloaded',
+};
+
+/**
+ * The reason phrase of `status` (`404` → `Not Found`), for texts of responses that carry none (HTTP/2 has no status
+ * text); `undefined` for a status without a standard one.
+ */
+export function reasonPhrase(status: number | undefined): string | undefined {
+  return status !== undefined && Object.prototype.hasOwnProperty.call(REASONS, status) ? REASONS[status] : undefined;
+}

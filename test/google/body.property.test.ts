@@ -1,7 +1,8 @@
 /** The Google body readers: server text on one line and bounded; statuses and reasons kept only when identifier-shaped. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_SERVER_TEXT, readGoogleApiError, serverTextLine } from '../../src/google/body.js';
+import { readGoogleApiError } from '../../src/google/body.js';
+import { MAX_SERVER_TEXT, serverTextLine } from '../../src/text.js';
 
 /** What an identifier (an API status, a reason) is. */
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
