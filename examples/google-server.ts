@@ -102,6 +102,9 @@ server.registerTool('list_files', { description: "List the user's files" }, asyn
 // The API answers 429 RESOURCE_EXHAUSTED with `retry-after: 30`.
 server.registerTool('read_range', { description: 'Read a range of cells' }, async () => text(JSON.stringify(await getJson(auth, '/v1/quota'))));
 
+// The API answers 503 UNAVAILABLE: retryable, with no delay given.
+server.registerTool('export_sheet', { description: 'Export a spreadsheet' }, async () => text(JSON.stringify(await getJson(auth, '/v1/unavailable'))));
+
 // An API-key-only call through gaxios itself; nothing listens there, so the connection is refused.
 server.registerTool('list_holidays', { description: 'List public holidays (API key only)' }, async () => {
   const response = await request({

@@ -163,6 +163,21 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     );
   });
 
+  it('503: the message, retryable without a delay', async () => {
+    const before = withPolicy.stderr().length;
+    const { answer, correlationId } = await callTool(withPolicy, 'export_sheet');
+    expect(answer).toEqual({
+      isError: true,
+      text: `Error executing tool export_sheet: ${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${fake.origin}/v1/unavailable?key=[REDACTED])`,
+      failure: { code: 'unavailable', retryable: true },
+    });
+    expectRecord(
+      await recordAfter(withPolicy, before),
+      `[mcp-error-policy] WARN tool "export_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/unavailable?key=[REDACTED] -> 503): Error "${GOOGLE_MESSAGES.unavailable}"${correlation(correlationId)}`,
+      [],
+    );
+  });
+
   it('network: the code only; the log keeps the URL with the key redacted', async () => {
     const before = withPolicy.stderr().length;
     const { answer, correlationId } = await callTool(withPolicy, 'list_holidays');
@@ -193,7 +208,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
 
   it('logged each failure once, and no planted secret reached stderr, although the fake Google received all of them', () => {
     const headlines = withPolicy.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy] '));
-    expect(headlines).toHaveLength(7);
+    expect(headlines).toHaveLength(8);
     expectNoSecrets(withPolicy.stderr());
     expect(fake.received(`key=${API_KEY}`)).toBe(true);
     expect(fake.received(`Bearer ${ISSUED_ACCESS_TOKEN}`)).toBe(true);
