@@ -12,10 +12,7 @@ import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
 import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
-import { retryAfterMsOf, requestIdOf } from './headers.js';
-
-/** Response headers that carry a request id, for services axios may call. */
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
+import { GENERIC_REQUEST_ID_HEADERS, retryAfterMsOf, requestIdOf } from './headers.js';
 
 /** True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, `name` `AxiosError`, an object `config`. */
 export function isAxiosError(error: unknown): boolean {
@@ -57,7 +54,7 @@ export function axiosFailureOf(error: unknown): HttpFailure | undefined {
     message,
     method: methodOf(config),
     url: urlOf(config),
-    requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
+    requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
     retryAfterMs: retryAfterMsOf(headers),
   };
 }

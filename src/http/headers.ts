@@ -9,6 +9,12 @@ import { headerOf } from '../kit/http.js';
 
 export { retryAfterMsOf } from '../kit/http.js';
 
+/**
+ * The headers that carry a request id, for the clients that may call any service (axios, ky, plain fetch), in the
+ * order they are tried.
+ */
+export const GENERIC_REQUEST_ID_HEADERS: readonly string[] = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
+
 /** A request id as services write them (`req_abc123`, `C8A2:3F1B:1D0E:2A3B:65F0`, a UUID), or `undefined`. */
 export function requestIdShaped(value: unknown): string | undefined {
   return typeof value === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:/=+-]{0,127}$/.test(value) ? value : undefined;

@@ -1,7 +1,8 @@
 /**
  * `mcp-error-policy/http`: allowlist rules for the errors of the HTTP clients MCP servers use most: axios 1.x, Octokit
  * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x), Stripe (`stripe` 22, 23), the AWS
- * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8) and ky (1, 2).
+ * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8), ky (1, 2), and
+ * plain `fetch` (a failed `Response` thrown, or held in an error's `response` or `cause`; ofetch's `FetchError`).
  * Structural: nothing here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
@@ -10,6 +11,8 @@
  * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 s.`
  *   (` Retry after 7 s.` is the policy's, from the failure object's delay)
  * - `HTTP POST https://api.example.com/v1/items failed with 500 Internal Server Error: The service failed to answer`
+ * - `HTTP https://api.example.com/v1/items/42?api_key=[REDACTED] failed with 404 Not Found` (a thrown fetch `Response`:
+ *   no method, no body)
  * - `Stripe API request failed with 404 Not Found (resource_missing): No such customer: 'cus_1' (param: id)`
  * - `Slack API request failed (channel_not_found)` (Slack's errors come with HTTP 200: the status is what the code means)
  * - timeouts: `The HTTP request timed out.`, `The OpenAI API request timed out.`; refused connections and other
@@ -22,6 +25,7 @@
 import type { ErrorRule } from '../rules/rule.js';
 import { awsHttpErrorRule, awsTimeoutRule, awsUnauthorizedRule } from './aws.js';
 import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
+import { fetchHttpErrorRule, fetchUnauthorizedRule } from './fetch.js';
 import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
 import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
@@ -35,7 +39,9 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`,
  * `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`,
  * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `ky-unauthorized`, `ky-http-error`,
- * `axios-unauthorized`, `axios-http-error`, `axios-timeout`.
+ * `axios-unauthorized`, `axios-http-error`, `axios-timeout`, `fetch-unauthorized`, `fetch-http-error`. The fetch
+ * rules come last: they take any failed fetch `Response` (thrown, in an error's `response` or on its `cause` chain),
+ * so the clients that also carry one (ky's `HTTPError`) reach their own rules first.
  * Each `*-unauthorized` rule takes a 401 or credentials otherwise rejected (AWS's credential error codes, Slack's
  * `invalid_auth`; status 401, the policy's re-authorization text); each `*-http-error` rule any other HTTP error status
  * (the access-log status is the HTTP status; for Slack's HTTP-200 errors, the status their code means). Every rule puts the request (method,
@@ -83,6 +89,8 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   axiosUnauthorizedRule,
   axiosHttpErrorRule,
   axiosTimeoutRule,
+  fetchUnauthorizedRule,
+  fetchHttpErrorRule,
 ]);
 
 // The element type of httpRules, the same as the core entry's: so that this entry's declarations name no hidden type.

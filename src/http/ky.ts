@@ -10,9 +10,7 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import { bodyText } from './body.js';
 import { failureRules, type HttpFailure } from './failure.js';
-import { requestIdOf, retryAfterMsOf } from './headers.js';
-
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-github-request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-correlation-id'];
+import { GENERIC_REQUEST_ID_HEADERS, requestIdOf, retryAfterMsOf } from './headers.js';
 
 /** True for a ky `HTTPError`: its name, a `response` with an HTTP status, a `request` and an `options` object. */
 export function isKyHttpError(error: unknown): boolean {
@@ -42,7 +40,7 @@ export function kyFailureOf(error: unknown): HttpFailure | undefined {
     message,
     method: method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined,
     url: url === undefined ? undefined : redactUrl(url),
-    requestId: requestIdOf(headers, REQUEST_ID_HEADERS),
+    requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
     retryAfterMs: retryAfterMsOf(headers),
   };
 }
