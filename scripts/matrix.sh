@@ -6,11 +6,13 @@
 #   @modelcontextprotocol/sdk: the oldest supported 1.x and the latest (the lock file's), each with zod 3.25 and 4
 #   @modelcontextprotocol/server + client: the oldest 2.x and the latest (the lock file's)
 #   gaxios 6/7/8, google-auth-library 9/10/11: installed as aliases; test/google runs them (8 and 11 need Node >= 22)
+#   @opentelemetry/api: the oldest supported (1.3.0) with the oldest SDK the tests can use beside it; test/opentelemetry
+#     runs on it (the latest 1.9.x is the lock file's, run by npm test)
 #
 # Other versions are installed into scratch directories (.tmp/matrix/<cell>/, each its own package.json and
 # node_modules); test/compat/vitest.config.ts (and test/compat/redirect.mjs for subprocesses) makes the tests' imports
-# of the SDKs and zod resolve there, and test/compat/versions.test.ts fails unless the versions really loaded are the
-# ones asked for. Network: the npm registry and 127.0.0.1 only.
+# of the SDKs, OpenTelemetry and zod resolve there (src/ included), and test/compat/versions.test.ts and
+# otel-versions.test.ts fail unless the versions really loaded are the ones asked for. Network: the npm registry and 127.0.0.1 only.
 #
 # Usage: bash scripts/matrix.sh [cell-name-substring ...]     (no argument: every cell)
 # Exit status: 0 when every cell passed; 1 otherwise. A summary table is printed at the end.
@@ -24,6 +26,15 @@ SERVER_OLDEST=2.0.0
 ZOD3_OLDEST=3.25.1   # zod 3.25.0 was published without its dist/ and cannot be imported
 ZOD3_LATEST=3.25.76
 ZOD4_OLDEST=4.0.0
+OTEL_API_OLDEST=1.3.0
+# The oldest OpenTelemetry SDK beside it: sdk-trace-base, core and context-async-hooks 2.0.0 (the tests use 2.x's
+# `parentSpanContext` and `spanProcessors`) and exporter-trace-otlp-http 0.200.0 accept api >= 1.3.0. sdk-metrics 2.x
+# wants api >= 1.9.0, so metrics come from the 1.x line: 1.21.0, the first with the `readers` option the tests use.
+# (The exporter's own dependencies, otlp-transformer's sdk-metrics 2.0.0 and sdk-logs 0.200.0, declare api >= 1.9.0 and
+# >= 1.4.0: npm installs them beside api 1.3.0 with an "invalid" peer, as it does for an application with these.)
+OTEL_SDK_OLDEST=2.0.0
+OTEL_METRICS_OLDEST=1.21.0
+OTEL_EXPORTER_OLDEST=0.200.0
 
 installed() { node -p "require('./node_modules/$1/package.json').version"; }
 SDK_LATEST="$(installed @modelcontextprotocol/sdk)"
@@ -102,6 +113,9 @@ prepare "sdk-$SDK_OLDEST-zod-$ZOD3_OLDEST" "@modelcontextprotocol/sdk@$SDK_OLDES
 prepare "sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST" "@modelcontextprotocol/sdk@$SDK_OLDEST" "zod@$ZOD4_OLDEST" || exit 1
 prepare "sdk-$SDK_LATEST-zod-$ZOD3_LATEST" "@modelcontextprotocol/sdk@$SDK_LATEST" "zod@$ZOD3_LATEST" || exit 1
 prepare "server-$SERVER_OLDEST" "@modelcontextprotocol/server@$SERVER_OLDEST" "@modelcontextprotocol/client@$SERVER_OLDEST" || exit 1
+prepare "otel-api-$OTEL_API_OLDEST" "@opentelemetry/api@$OTEL_API_OLDEST" "@opentelemetry/sdk-trace-base@$OTEL_SDK_OLDEST" \
+  "@opentelemetry/core@$OTEL_SDK_OLDEST" "@opentelemetry/context-async-hooks@$OTEL_SDK_OLDEST" \
+  "@opentelemetry/sdk-metrics@$OTEL_METRICS_OLDEST" "@opentelemetry/exporter-trace-otlp-http@$OTEL_EXPORTER_OLDEST" || exit 1
 
 lock="sdk $SDK_LATEST, server $SERVER_LATEST, zod $ZOD_LOCKED"
 
@@ -126,6 +140,14 @@ run_cell "sdk-$SDK_OLDEST-node22" 22 "$scratch/sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST"
 # ---- SDK v2 range ends (the latest is the lock file's, run above)
 run_cell "server-$SERVER_OLDEST" 20 "$scratch/server-$SERVER_OLDEST" "server + client $SERVER_OLDEST (oldest 2.x)" \
   COMPAT_EXPECT_SERVER="$SERVER_OLDEST" -- test/compat/v2.test.ts test/compat/v2-http.test.ts test/compat/one-policy-v2.test.ts
+
+# ---- @opentelemetry/api range end (the latest 1.9.x is the lock file's, run by npm test): every OpenTelemetry import of
+# the tests, of src/opentelemetry and of the OTLP-over-stdio subprocess resolves from the scratch directory; the MCP
+# SDKs and zod fall back to the lock file's
+run_cell "otel-api-$OTEL_API_OLDEST" 20 "$scratch/otel-api-$OTEL_API_OLDEST" \
+  "api $OTEL_API_OLDEST (oldest), SDK $OTEL_SDK_OLDEST, sdk-metrics $OTEL_METRICS_OLDEST, OTLP exporter $OTEL_EXPORTER_OLDEST" \
+  COMPAT_EXPECT_OTEL_API="$OTEL_API_OLDEST" COMPAT_EXPECT_OTEL_TRACE="$OTEL_SDK_OLDEST" COMPAT_EXPECT_OTEL_METRICS="$OTEL_METRICS_OLDEST" \
+  COMPAT_EXPECT_OTEL_EXPORTER="$OTEL_EXPORTER_OLDEST" -- test/compat/otel-versions.test.ts test/opentelemetry
 
 # ---- summary
 printf '\n=== compatibility matrix: %s cells in %ss ===\n' "${#names[@]}" "$((SECONDS - started))"

@@ -1,9 +1,9 @@
-// Resolve hook (see redirect.mjs): re-parents imports of @modelcontextprotocol/* and zod to $COMPAT_DEPS, so that Node
-// resolves them from that directory's node_modules with the usual exports and conditions.
+// Resolve hook (see redirect.mjs): re-parents imports of @modelcontextprotocol/*, @opentelemetry/* and zod to
+// $COMPAT_DEPS, so that Node resolves them from that directory's node_modules with the usual exports and conditions.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
-const REDIRECTED = /^(?:@modelcontextprotocol\/(?:sdk|server|client|core)|zod)(?:\/|$)/;
+const REDIRECTED = /^(?:@modelcontextprotocol\/(?:sdk|server|client|core)|@opentelemetry\/[^/]+|zod)(?:\/|$)/;
 const parent = process.env.COMPAT_DEPS ? pathToFileURL(join(process.env.COMPAT_DEPS, 'package.json')).href : undefined;
 
 export async function resolve(specifier, context, nextResolve) {

@@ -1,15 +1,16 @@
 /**
  * Vitest config of the compatibility matrix (scripts/matrix.sh): the project's config, plus, when `COMPAT_DEPS` names
  * a scratch directory with its own node_modules (say `.tmp/matrix/sdk-1.23.0-zod-3.25.0`), a resolver that makes the
- * project's imports of `@modelcontextprotocol/*` and `zod` resolve from that directory. Packages keep resolving their
- * own dependencies as installed, so the SDK under test uses the zod installed beside it. Subprocesses get the same
- * redirection through test/compat/redirect.mjs.
+ * project's imports (tests and src/ alike) of `@modelcontextprotocol/*`, `@opentelemetry/*` and `zod` resolve from that
+ * directory. Packages keep resolving their own dependencies as installed, so the SDK under test uses the zod installed
+ * beside it, and the OpenTelemetry SDK the API copy beside it, the one src/opentelemetry then loads too. Subprocesses
+ * get the same redirection through test/compat/redirect.mjs.
  */
 import { join } from 'node:path';
 import { defineConfig, mergeConfig, type Plugin } from 'vitest/config';
 import base from '../../vitest.config.js';
 
-const REDIRECTED = /^(?:@modelcontextprotocol\/(?:sdk|server|client|core)|zod)(?:\/|$)/;
+const REDIRECTED = /^(?:@modelcontextprotocol\/(?:sdk|server|client|core)|@opentelemetry\/[^/]+|zod)(?:\/|$)/;
 
 function redirect(deps: string): Plugin {
   const importer = join(deps, 'package.json');

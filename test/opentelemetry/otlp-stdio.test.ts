@@ -3,6 +3,8 @@
  * `openTelemetry()` and a real OTLP/HTTP exporter, a real Client (v1, and v2) over stdio sending `_meta.traceparent`,
  * and an OTLP receiver on 127.0.0.1 that collects what the exporter sends. Each call is exactly one SERVER span in the
  * client's trace, with the convention's attributes, and the planted token is nowhere in what reached the collector.
+ * Under the compatibility matrix (COMPAT_DEPS) the subprocess gets test/compat/redirect.mjs and reports which
+ * OpenTelemetry copies it loaded; they must be the ones the cell asked for.
  */
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +13,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { otelMismatches, type OtelLoaded } from '../compat/otel-loaded.js';
 import { listenOnLoopback, readRequestBody, type Listening } from '../support/loopback.js';
 import { referenceIn, textOf } from '../support/calls.js';
 import { REMOTE, TRACEPARENT } from './support.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/otlp-server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const REDIRECT = fileURLToPath(new URL('../compat/redirect.mjs', import.meta.url));
 const CANARY_TOKEN = 'ya29.a0AfB_CANARYstdioOTLP0123456789abcdef';
 
 interface OtlpValue {
@@ -87,15 +91,26 @@ describe.each(['v1', 'v2'] as const)('SDK %s over stdio, exporting OTLP/HTTP to 
   it('one SERVER span per call in the client trace, with the convention attributes; the canary never exported', async () => {
     bodies.length = 0;
     const env = { ...(process.env as Record<string, string>), NODE_ENV: 'production', OTLP_URL: `${origin}/v1/traces`, MCP_SDK: sdk };
-    const options = { command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, env, stderr: 'pipe' as const };
+    // under the compatibility matrix, the subprocess resolves OpenTelemetry (and the MCP SDKs) as the tests do
+    const deps = process.env['COMPAT_DEPS'];
+    const redirect = deps === undefined || deps === '' ? [] : ['--import', REDIRECT];
+    const options = { command: process.execPath, args: ['--import', 'tsx', ...redirect, fixture], cwd: root, env, stderr: 'pipe' as const };
+    let stderr = '';
+    const onStderr = (chunk: Buffer): void => {
+      stderr += chunk.toString('utf8');
+    };
     let client: AnyClient;
     if (sdk === 'v1') {
       const c = new Client({ name: 'otlp-test', version: '1.0.0' });
-      await c.connect(new StdioClientTransport(options));
+      const transport = new StdioClientTransport(options);
+      transport.stderr?.on('data', onStderr);
+      await c.connect(transport);
       client = c as unknown as AnyClient;
     } else {
       const c = new ClientV2({ name: 'otlp-test', version: '1.0.0' });
-      await c.connect(new StdioClientTransportV2(options));
+      const transport = new StdioClientTransportV2(options);
+      transport.stderr?.on('data', onStderr);
+      await c.connect(transport);
       client = c as unknown as AnyClient;
     }
     const _meta = { traceparent: TRACEPARENT };
@@ -163,6 +178,11 @@ describe.each(['v1', 'v2'] as const)('SDK %s over stdio, exporting OTLP/HTTP to 
       expect(exception['exception.message']).toContain('CANARY-stdio-otlp');
       expect(bodies.join('\n')).not.toContain(CANARY_TOKEN);
       expect(bodies.join('\n')).not.toContain('a0AfB_CANARY');
+      // the subprocess loaded the OpenTelemetry copies asked for (the matrix's COMPAT_EXPECT_OTEL_*), src/opentelemetry
+      // the same API copy as the SDK
+      const line = /^\[otel-loaded\] (.*)$/m.exec(stderr)?.[1];
+      expect(line, stderr).toBeDefined();
+      expect(otelMismatches(JSON.parse(line ?? '{}') as OtelLoaded)).toEqual([]);
     } finally {
       await client.close();
     }
