@@ -3,6 +3,7 @@
  * rules, with a capturing logger), and one call that classifies a real error and renders it as the client would see it.
  */
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle, type FakeGoogleTls } from '../support/fake-google.js';
+import type { GalModule } from './gal-suite.js';
 
 /** Node's major version: gaxios 8 and google-auth-library 11 need 22 or later. */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -267,4 +269,31 @@ export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): Fake
       return env;
     },
   };
+}
+
+/** gaxios's interceptor list, the part {@link serviceAccount} uses. */
+interface Interceptors {
+  request: { add(interceptor: { resolved: (config: { url?: unknown }) => Promise<unknown> }): void };
+}
+
+/**
+ * A service account's JWT client of `gal` (a fresh RSA key) whose token requests go to `tokenUrl`: gtoken posts to
+ * Google's fixed token URL, so the client's own transporter (`instance.interceptors` in GAL 9's gaxios 6, `interceptors`
+ * in 10 and 11) is pointed at the fake instead.
+ */
+export function serviceAccount(gal: GalModule, tokenUrl: string): { getAccessToken(): Promise<unknown> } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwt = new gal.JWT({
+    email: 'reports@acme-prod.iam.gserviceaccount.com',
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    scopes: ['https://www.googleapis.com/auth/drive'],
+  });
+  const transporter = jwt.transporter as { interceptors?: Interceptors; instance?: { interceptors: Interceptors } };
+  (transporter.interceptors ?? transporter.instance!.interceptors).request.add({
+    resolved: (config) => {
+      config.url = typeof config.url === 'string' ? tokenUrl : new URL(tokenUrl);
+      return Promise.resolve(config);
+    },
+  });
+  return jwt;
 }
