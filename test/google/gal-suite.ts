@@ -97,7 +97,7 @@ const credentialFileText = (options: GalSuiteOptions, problem: string): string =
 export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOptions): void {
   let gal: GalModule;
   let closedToken: string;
-  const google = useFakeGoogle({ isolateEachTest: true });
+  const google = useFakeGoogle({ isolate: 'eachTest' });
 
   beforeAll(async () => {
     gal = await load();

@@ -23,7 +23,7 @@ import { connect, newServer, rpcError, textOf, type Session } from '../support/s
 import type { GaxiosModule } from './gaxios-suite.js';
 import type { GalModule } from './gal-suite.js';
 import type { GoogleapisCommonModule } from './googleapis-common-suite.js';
-import { expectNoSecrets, FAILURE_KEY, isolateGoogleEnvironment, REAUTHORIZE, SECRETS, serviceAccount, useFakeGoogleHttp2, type WireFailure } from './support.js';
+import { expectNoSecrets, FAILURE_KEY, isolateGoogleEnvironment, REAUTHORIZE, requestWithRevokedRefreshToken, SECRETS, serviceAccount, useFakeGoogleHttp2, type WireFailure } from './support.js';
 
 describe('Google failures through a real McpServer and Client', () => {
   let fake: FakeGoogle;
@@ -85,15 +85,7 @@ describe('Google failures through a real McpServer and Client', () => {
     });
     tool('reports_run', () => serviceAccount(gal10, fake.url('/token/invalid_jwt')).getAccessToken());
     tool('calendar_events', () => gaxios6.request({ url: `${closed}?key=${SECRETS.apiKey}`, retry: false }));
-    tool('drive_list', async () => {
-      const client = new gal10.OAuth2Client({
-        clientId: 'fake-client.apps.googleusercontent.com',
-        clientSecret: SECRETS.clientSecret,
-        endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
-      });
-      client.setCredentials({ refresh_token: SECRETS.refreshToken });
-      await client.request({ url: fake.url('/v1/ok'), retry: false });
-    });
+    tool('drive_list', () => requestWithRevokedRefreshToken(gal10, fake));
     tool('whoami', async () => {
       process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(env.dir, 'missing', 'service-account.json');
       try {

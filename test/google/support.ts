@@ -230,19 +230,20 @@ export function useFakeGoogleHttp2(): { readonly fake: FakeGoogle } {
   };
 }
 
-/** The fake Google of a describe block, and the environment of the running test (see {@link useFakeGoogle}). */
+/** The fake Google of a describe block, and the isolated environment in use (see {@link useFakeGoogle}). */
 export interface FakeGoogleInUse {
   readonly fake: FakeGoogle;
-  /** With `isolateEachTest`: the running test's isolated environment (see {@link isolateGoogleEnvironment}). */
+  /** With `isolate`: the isolated environment of the running test or of the block (see {@link isolateGoogleEnvironment}). */
   readonly env: { readonly dir: string };
 }
 
 /**
- * Starts the fake Google before the tests of the calling describe block and closes it after them. With
- * `isolateEachTest`, each test runs in an isolated Google environment whose metadata "server" is the fake: it answers
- * 404 at once (a closed port would be retried for seconds). Read the fields from inside hooks and tests.
+ * Starts the fake Google before the tests of the calling describe block (or file) and closes it after them. With
+ * `isolate: 'eachTest'` each test, with `isolate: 'allTests'` the block as a whole, runs in an isolated Google
+ * environment whose metadata "server" is the fake: it answers 404 at once (a closed port would be retried for seconds).
+ * Read the fields from inside hooks and tests.
  */
-export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): FakeGoogleInUse {
+export function useFakeGoogle(options: { isolate?: 'eachTest' | 'allTests' } = {}): FakeGoogleInUse {
   let fake: FakeGoogle | undefined;
   let env: { dir: string; restore: () => void } | undefined;
   beforeAll(async () => {
@@ -251,12 +252,14 @@ export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): Fake
   afterAll(async () => {
     await fake?.close();
   });
-  if (options.isolateEachTest === true) {
-    beforeEach(() => {
+  if (options.isolate !== undefined) {
+    const [before, after] = options.isolate === 'eachTest' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+    before(() => {
       env = isolateGoogleEnvironment(new URL(fake!.origin).host);
     });
-    afterEach(() => {
+    after(() => {
       env?.restore();
+      env = undefined;
     });
   }
   return {
@@ -265,7 +268,7 @@ export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): Fake
       return fake;
     },
     get env() {
-      if (env === undefined) throw new Error('no isolated Google environment (isolateEachTest, inside a test)');
+      if (env === undefined) throw new Error('no isolated Google environment (isolate, inside a test or hook)');
       return env;
     },
   };
@@ -296,4 +299,15 @@ export function serviceAccount(gal: GalModule, tokenUrl: string): { getAccessTok
     },
   });
   return jwt;
+}
+
+/** A request by an OAuth2 client of `gal` whose refresh token the fake's token endpoint refuses (`invalid_grant`). */
+export function requestWithRevokedRefreshToken(gal: GalModule, fake: FakeGoogle): Promise<unknown> {
+  const client = new gal.OAuth2Client({
+    clientId: 'fake-client.apps.googleusercontent.com',
+    clientSecret: SECRETS.clientSecret,
+    endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
+  });
+  client.setCredentials({ refresh_token: SECRETS.refreshToken });
+  return client.request({ url: fake.url('/v1/ok'), retry: false });
 }

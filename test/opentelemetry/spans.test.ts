@@ -11,13 +11,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2, ResourceTemplate as ResourceTemplateV2 } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ResourceNotFoundError, ToolError, type ErrorPolicy, type LogRecord } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
 import type { GaxiosModule } from '../google/gaxios-suite.js';
-import { isolateGoogleEnvironment, SECRETS } from '../google/support.js';
-import { startFakeGoogle, GOOGLE_MESSAGES, type FakeGoogle } from '../support/fake-google.js';
+import { SECRETS, useFakeGoogle } from '../google/support.js';
+import { GOOGLE_MESSAGES } from '../support/fake-google.js';
 import { link } from '../support/link.js';
 import { referenceIn, textOf } from '../support/calls.js';
 import { activeIds, allText, newTelemetry, registerGlobals, REMOTE, TRACEPARENT, TRACESTATE, view, type SpanView, type Telemetry } from './support.js';
@@ -34,19 +34,11 @@ const CANARY = {
 const META = { traceparent: TRACEPARENT, tracestate: TRACESTATE };
 const ok = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
-let fake: FakeGoogle;
-let env: { restore: () => void };
+const google = useFakeGoogle({ isolate: 'allTests' });
 let gaxios: GaxiosModule;
 
 beforeAll(async () => {
-  fake = await startFakeGoogle();
-  env = isolateGoogleEnvironment(new URL(fake.origin).host);
   gaxios = (await import('gaxios7')) as unknown as GaxiosModule;
-});
-
-afterAll(async () => {
-  await fake.close();
-  env.restore();
 });
 
 interface Registrar {
@@ -62,7 +54,7 @@ function registerTools(server: Registrar, telemetry: Telemetry, seen: { inside?:
     throw new ToolError('Sheet name must not be empty');
   });
   server.registerTool('sheets_get', {}, async () => {
-    await gaxios.request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id`), headers: { Authorization: `Bearer ${SECRETS.accessToken}` }, retry: false });
+    await gaxios.request({ url: google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id`), headers: { Authorization: `Bearer ${SECRETS.accessToken}` }, retry: false });
     return ok('unreachable');
   });
   server.registerTool('ok', {}, async () => {
