@@ -6,7 +6,6 @@
  * rules' statuses; no planted secret reaches the wire or the log.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,7 +23,7 @@ import { connect, newServer, rpcError, textOf, type Session } from '../support/s
 import type { GaxiosModule } from './gaxios-suite.js';
 import type { GalModule } from './gal-suite.js';
 import type { GoogleapisCommonModule } from './googleapis-common-suite.js';
-import { expectNoSecrets, FAILURE_KEY, isolateGoogleEnvironment, REAUTHORIZE, SECRETS, useFakeGoogleHttp2, type WireFailure } from './support.js';
+import { expectNoSecrets, FAILURE_KEY, isolateGoogleEnvironment, REAUTHORIZE, requestWithRevokedRefreshToken, SECRETS, serviceAccount, useFakeGoogleHttp2, type WireFailure } from './support.js';
 
 describe('Google failures through a real McpServer and Client', () => {
   let fake: FakeGoogle;
@@ -84,32 +83,9 @@ describe('Google failures through a real McpServer and Client', () => {
         context: { _options: {} },
       });
     });
-    tool('reports_run', async () => {
-      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const jwt = new gal10.JWT({
-        email: 'reports@acme-prod.iam.gserviceaccount.com',
-        key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        scopes: ['https://www.googleapis.com/auth/drive'],
-      });
-      // gtoken posts to Google's fixed token URL: the client's transporter (gaxios 7) is pointed at the fake instead.
-      (jwt.transporter as { interceptors: { request: { add(i: { resolved: (c: { url?: unknown }) => Promise<unknown> }): void } } }).interceptors.request.add({
-        resolved: (config) => {
-          config.url = new URL(fake.url('/token/invalid_jwt'));
-          return Promise.resolve(config);
-        },
-      });
-      await jwt.getAccessToken();
-    });
+    tool('reports_run', () => serviceAccount(gal10, fake.url('/token/invalid_jwt')).getAccessToken());
     tool('calendar_events', () => gaxios6.request({ url: `${closed}?key=${SECRETS.apiKey}`, retry: false }));
-    tool('drive_list', async () => {
-      const client = new gal10.OAuth2Client({
-        clientId: 'fake-client.apps.googleusercontent.com',
-        clientSecret: SECRETS.clientSecret,
-        endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
-      });
-      client.setCredentials({ refresh_token: SECRETS.refreshToken });
-      await client.request({ url: fake.url('/v1/ok'), retry: false });
-    });
+    tool('drive_list', () => requestWithRevokedRefreshToken(gal10, fake));
     tool('whoami', async () => {
       process.env['GOOGLE_APPLICATION_CREDENTIALS'] = join(env.dir, 'missing', 'service-account.json');
       try {

@@ -24,7 +24,7 @@ function anticipated(error: unknown, policy: typeof googleFirst): AnticipatedCla
 describe('rule order', () => {
   let gaxios7: GaxiosModule;
   let gal10: GalModule;
-  const google = useFakeGoogle({ isolateEachTest: true });
+  const google = useFakeGoogle({ isolate: 'eachTest' });
 
   beforeAll(async () => {
     gaxios7 = (await import('gaxios7')) as unknown as GaxiosModule;

@@ -3,6 +3,7 @@
  * rules, with a capturing logger), and one call that classifies a real error and renders it as the client would see it.
  */
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { ISSUED_ACCESS_TOKEN, startFakeGoogle, type FakeGoogle, type FakeGoogleTls } from '../support/fake-google.js';
+import type { GalModule } from './gal-suite.js';
 
 /** Node's major version: gaxios 8 and google-auth-library 11 need 22 or later. */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -228,19 +230,20 @@ export function useFakeGoogleHttp2(): { readonly fake: FakeGoogle } {
   };
 }
 
-/** The fake Google of a describe block, and the environment of the running test (see {@link useFakeGoogle}). */
+/** The fake Google of a describe block, and the isolated environment in use (see {@link useFakeGoogle}). */
 export interface FakeGoogleInUse {
   readonly fake: FakeGoogle;
-  /** With `isolateEachTest`: the running test's isolated environment (see {@link isolateGoogleEnvironment}). */
+  /** With `isolate`: the isolated environment of the running test or of the block (see {@link isolateGoogleEnvironment}). */
   readonly env: { readonly dir: string };
 }
 
 /**
- * Starts the fake Google before the tests of the calling describe block and closes it after them. With
- * `isolateEachTest`, each test runs in an isolated Google environment whose metadata "server" is the fake: it answers
- * 404 at once (a closed port would be retried for seconds). Read the fields from inside hooks and tests.
+ * Starts the fake Google before the tests of the calling describe block (or file) and closes it after them. With
+ * `isolate: 'eachTest'` each test, with `isolate: 'allTests'` the block as a whole, runs in an isolated Google
+ * environment whose metadata "server" is the fake: it answers 404 at once (a closed port would be retried for seconds).
+ * Read the fields from inside hooks and tests.
  */
-export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): FakeGoogleInUse {
+export function useFakeGoogle(options: { isolate?: 'eachTest' | 'allTests' } = {}): FakeGoogleInUse {
   let fake: FakeGoogle | undefined;
   let env: { dir: string; restore: () => void } | undefined;
   beforeAll(async () => {
@@ -249,12 +252,14 @@ export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): Fake
   afterAll(async () => {
     await fake?.close();
   });
-  if (options.isolateEachTest === true) {
-    beforeEach(() => {
+  if (options.isolate !== undefined) {
+    const [before, after] = options.isolate === 'eachTest' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+    before(() => {
       env = isolateGoogleEnvironment(new URL(fake!.origin).host);
     });
-    afterEach(() => {
+    after(() => {
       env?.restore();
+      env = undefined;
     });
   }
   return {
@@ -263,8 +268,46 @@ export function useFakeGoogle(options: { isolateEachTest?: boolean } = {}): Fake
       return fake;
     },
     get env() {
-      if (env === undefined) throw new Error('no isolated Google environment (isolateEachTest, inside a test)');
+      if (env === undefined) throw new Error('no isolated Google environment (isolate, inside a test or hook)');
       return env;
     },
   };
+}
+
+/** gaxios's interceptor list, the part {@link serviceAccount} uses. */
+interface Interceptors {
+  request: { add(interceptor: { resolved: (config: { url?: unknown }) => Promise<unknown> }): void };
+}
+
+/**
+ * A service account's JWT client of `gal` (a fresh RSA key) whose token requests go to `tokenUrl`: gtoken posts to
+ * Google's fixed token URL, so the client's own transporter (`instance.interceptors` in GAL 9's gaxios 6, `interceptors`
+ * in 10 and 11) is pointed at the fake instead.
+ */
+export function serviceAccount(gal: GalModule, tokenUrl: string): { getAccessToken(): Promise<unknown> } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwt = new gal.JWT({
+    email: 'reports@acme-prod.iam.gserviceaccount.com',
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    scopes: ['https://www.googleapis.com/auth/drive'],
+  });
+  const transporter = jwt.transporter as { interceptors?: Interceptors; instance?: { interceptors: Interceptors } };
+  (transporter.interceptors ?? transporter.instance!.interceptors).request.add({
+    resolved: (config) => {
+      config.url = typeof config.url === 'string' ? tokenUrl : new URL(tokenUrl);
+      return Promise.resolve(config);
+    },
+  });
+  return jwt;
+}
+
+/** A request by an OAuth2 client of `gal` whose refresh token the fake's token endpoint refuses (`invalid_grant`). */
+export function requestWithRevokedRefreshToken(gal: GalModule, fake: FakeGoogle): Promise<unknown> {
+  const client = new gal.OAuth2Client({
+    clientId: 'fake-client.apps.googleusercontent.com',
+    clientSecret: SECRETS.clientSecret,
+    endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
+  });
+  client.setCredentials({ refresh_token: SECRETS.refreshToken });
+  return client.request({ url: fake.url('/v1/ok'), retry: false });
 }

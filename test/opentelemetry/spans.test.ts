@@ -11,13 +11,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2, ResourceTemplate as ResourceTemplateV2 } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ResourceNotFoundError, ToolError, type ErrorPolicy, type LogRecord } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
 import type { GaxiosModule } from '../google/gaxios-suite.js';
-import { isolateGoogleEnvironment, SECRETS } from '../google/support.js';
-import { startFakeGoogle, GOOGLE_MESSAGES, type FakeGoogle } from '../support/fake-google.js';
+import { SECRETS, useFakeGoogle } from '../google/support.js';
+import { GOOGLE_MESSAGES } from '../support/fake-google.js';
 import { link } from '../support/link.js';
 import { referenceIn, textOf } from '../support/calls.js';
 import { activeIds, allText, newTelemetry, registerGlobals, REMOTE, TRACEPARENT, TRACESTATE, view, type SpanView, type Telemetry } from './support.js';
@@ -34,19 +34,11 @@ const CANARY = {
 const META = { traceparent: TRACEPARENT, tracestate: TRACESTATE };
 const ok = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
-let fake: FakeGoogle;
-let env: { restore: () => void };
+const google = useFakeGoogle({ isolate: 'allTests' });
 let gaxios: GaxiosModule;
 
 beforeAll(async () => {
-  fake = await startFakeGoogle();
-  env = isolateGoogleEnvironment(new URL(fake.origin).host);
   gaxios = (await import('gaxios7')) as unknown as GaxiosModule;
-});
-
-afterAll(async () => {
-  await fake.close();
-  env.restore();
 });
 
 interface Registrar {
@@ -62,7 +54,7 @@ function registerTools(server: Registrar, telemetry: Telemetry, seen: { inside?:
     throw new ToolError('Sheet name must not be empty');
   });
   server.registerTool('sheets_get', {}, async () => {
-    await gaxios.request({ url: fake.url(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id`), headers: { Authorization: `Bearer ${SECRETS.accessToken}` }, retry: false });
+    await gaxios.request({ url: google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id`), headers: { Authorization: `Bearer ${SECRETS.accessToken}` }, retry: false });
     return ok('unreachable');
   });
   server.registerTool('ok', {}, async () => {
@@ -85,6 +77,25 @@ function policyFor(telemetry: Telemetry, records: LogRecord[]): ErrorPolicy {
 }
 
 const REQUEST_ID = expect.stringMatching(/^\d+$/) as unknown as string;
+const CORRELATION_ID = expect.stringMatching(/^[0-9a-f]{12}$/) as unknown as string;
+
+type ExpectedSpan = Omit<SpanView, 'traceId' | 'spanId'>;
+
+/** A SERVER span parented on the client's `_meta.traceparent`. */
+function serverSpan(name: string, attributes: SpanView['attributes'], status: SpanView['status'], events: SpanView['events'] = []): ExpectedSpan {
+  return { name, kind: SpanKind.SERVER, attributes, status, events, parent: REMOTE.spanId, links: [] };
+}
+
+/** The attributes of a failure a rule anticipated (its correlation id random). */
+function anticipated(rule: string, code: string): SpanView['attributes'] {
+  return {
+    'mcp_error_policy.failure.kind': 'anticipated',
+    'mcp_error_policy.rule': rule,
+    'mcp_error_policy.failure.code': code,
+    'mcp_error_policy.failure.retryable': false,
+    'mcp_error_policy.correlation_id': CORRELATION_ID,
+  };
+}
 
 /** The five spans both SDKs agree on, but for what each SDK answers for the missing resource and its version. */
 function expected(
@@ -93,13 +104,13 @@ function expected(
   googleText: string,
   missing: { code: string; message: string },
   notFoundCode: string,
-): Omit<SpanView, 'traceId' | 'spanId'>[] {
+): ExpectedSpan[] {
   const tool = (name: string) => ({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool', 'jsonrpc.request.id': REQUEST_ID, ...protocol });
+  const read = (uri: string) => ({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': uri, 'jsonrpc.request.id': REQUEST_ID, ...protocol });
   return [
-    {
-      name: 'tools/call crash',
-      kind: SpanKind.SERVER,
-      attributes: {
+    serverSpan(
+      'tools/call crash',
+      {
         ...tool('crash'),
         'error.type': 'tool_error',
         'mcp_error_policy.failure.kind': 'crash',
@@ -108,8 +119,8 @@ function expected(
         'mcp_error_policy.correlation_id': crashReference,
         'mcp_error_policy.reference': crashReference,
       },
-      status: { code: SpanStatusCode.ERROR, message: `Error executing tool crash (reference ${crashReference})` },
-      events: [
+      { code: SpanStatusCode.ERROR, message: `Error executing tool crash (reference ${crashReference})` },
+      [
         {
           name: 'exception',
           attributes: {
@@ -119,43 +130,17 @@ function expected(
           },
         },
       ],
-      parent: REMOTE.spanId,
-      links: [],
-    },
-    {
-      name: 'tools/call deliberate',
-      kind: SpanKind.SERVER,
-      attributes: {
-        ...tool('deliberate'),
-        'error.type': 'tool_error',
-        'mcp_error_policy.failure.kind': 'anticipated',
-        'mcp_error_policy.rule': 'deliberate',
-        'mcp_error_policy.failure.code': 'tool_error',
-        'mcp_error_policy.failure.retryable': false,
-        'mcp_error_policy.correlation_id': expect.stringMatching(/^[0-9a-f]{12}$/) as unknown as string,
-      },
-      status: { code: SpanStatusCode.ERROR, message: 'Error executing tool deliberate: Sheet name must not be empty' },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
-    {
-      name: 'tools/call sheets_get',
-      kind: SpanKind.SERVER,
-      attributes: {
-        ...tool('sheets_get'),
-        'error.type': 'tool_error',
-        'mcp_error_policy.failure.kind': 'anticipated',
-        'mcp_error_policy.rule': 'google-api-error',
-        'mcp_error_policy.failure.code': expect.any(String) as unknown as string,
-        'mcp_error_policy.failure.retryable': false,
-        'mcp_error_policy.correlation_id': expect.stringMatching(/^[0-9a-f]{12}$/) as unknown as string,
-      },
-      status: { code: SpanStatusCode.ERROR, message: googleText },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
+    ),
+    serverSpan(
+      'tools/call deliberate',
+      { ...tool('deliberate'), 'error.type': 'tool_error', ...anticipated('deliberate', 'tool_error') },
+      { code: SpanStatusCode.ERROR, message: 'Error executing tool deliberate: Sheet name must not be empty' },
+    ),
+    serverSpan(
+      'tools/call sheets_get',
+      { ...tool('sheets_get'), 'error.type': 'tool_error', ...anticipated('google-api-error', expect.any(String) as unknown as string) },
+      { code: SpanStatusCode.ERROR, message: googleText },
+    ),
     {
       name: 'library work',
       kind: SpanKind.INTERNAL,
@@ -165,62 +150,22 @@ function expected(
       parent: 'the ok span',
       links: [],
     },
-    {
-      name: 'tools/call ok',
-      kind: SpanKind.SERVER,
-      attributes: tool('ok'),
-      status: { code: SpanStatusCode.UNSET },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
-    {
-      name: 'resources/read',
-      kind: SpanKind.SERVER,
-      attributes: {
-        'mcp.method.name': 'resources/read',
-        'mcp.resource.uri': 'sheet://missing',
-        'jsonrpc.request.id': REQUEST_ID,
-        ...protocol,
-        'error.type': missing.code,
-        'rpc.response.status_code': missing.code,
-        'mcp_error_policy.failure.kind': 'unclassified',
-      },
-      status: { code: SpanStatusCode.ERROR, message: missing.message },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
-    {
-      name: 'resources/read',
-      kind: SpanKind.SERVER,
-      attributes: {
-        'mcp.method.name': 'resources/read',
-        'mcp.resource.uri': 'gone://gone',
-        'jsonrpc.request.id': REQUEST_ID,
-        ...protocol,
-        'error.type': notFoundCode,
-        'rpc.response.status_code': notFoundCode,
-        'mcp_error_policy.failure.kind': 'anticipated',
-        'mcp_error_policy.rule': 'resource-not-found',
-        'mcp_error_policy.failure.code': 'resource_not_found',
-        'mcp_error_policy.failure.retryable': false,
-        'mcp_error_policy.correlation_id': expect.stringMatching(/^[0-9a-f]{12}$/) as unknown as string,
-      },
-      status: { code: SpanStatusCode.ERROR, message: 'No sheet named gone' },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
-    {
-      name: 'prompts/get summary',
-      kind: SpanKind.SERVER,
-      attributes: { 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'summary', 'jsonrpc.request.id': REQUEST_ID, ...protocol },
-      status: { code: SpanStatusCode.UNSET },
-      events: [],
-      parent: REMOTE.spanId,
-      links: [],
-    },
+    serverSpan('tools/call ok', tool('ok'), { code: SpanStatusCode.UNSET }),
+    serverSpan(
+      'resources/read',
+      { ...read('sheet://missing'), 'error.type': missing.code, 'rpc.response.status_code': missing.code, 'mcp_error_policy.failure.kind': 'unclassified' },
+      { code: SpanStatusCode.ERROR, message: missing.message },
+    ),
+    serverSpan(
+      'resources/read',
+      { ...read('gone://gone'), 'error.type': notFoundCode, 'rpc.response.status_code': notFoundCode, ...anticipated('resource-not-found', 'resource_not_found') },
+      { code: SpanStatusCode.ERROR, message: 'No sheet named gone' },
+    ),
+    serverSpan(
+      'prompts/get summary',
+      { 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'summary', 'jsonrpc.request.id': REQUEST_ID, ...protocol },
+      { code: SpanStatusCode.UNSET },
+    ),
   ];
 }
 
@@ -264,35 +209,24 @@ describe.each(['v1', 'v2'] as const)('openTelemetry() under applyErrorPolicy, SD
   beforeEach(async () => {
     telemetry = newTelemetry();
     records.length = 0;
-    if (sdk === 'v1') {
-      const server = new McpServer({ name: 'otel-v1', version: '1.0.0' });
-      applyErrorPolicy(server, policyFor(telemetry, records));
-      registerTools(server as unknown as Registrar, telemetry, seen);
-      server.registerResource('sheet', 'sheet://known', {}, () => ({ contents: [] }));
-      server.registerResource('gone', new ResourceTemplate('gone://{name}', { list: undefined }), {}, (uri: URL) => {
-        throw new ResourceNotFoundError(`No sheet named ${uri.host}`);
-      });
-      server.registerPrompt('summary', {}, () => ({ messages: [] }));
-      const linked = await link(server, new Client({ name: 'c', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
-      call = (name) => linked.client.callTool({ name, arguments: {}, _meta: META });
-      read = (uri) => linked.client.readResource({ uri, _meta: META });
-      prompt = (name) => linked.client.getPrompt({ name, _meta: META });
-      close = linked.close;
-    } else {
-      const server = new McpServerV2({ name: 'otel-v2', version: '1.0.0' });
-      applyErrorPolicy(server, policyFor(telemetry, records));
-      registerTools(server as unknown as Registrar, telemetry, seen);
-      server.registerResource('sheet', 'sheet://known', {}, () => ({ contents: [] }));
-      server.registerResource('gone', new ResourceTemplateV2('gone://{name}', { list: undefined }), {}, (uri: URL) => {
-        throw new ResourceNotFoundError(`No sheet named ${uri.host}`);
-      });
-      server.registerPrompt('summary', {}, () => ({ messages: [] }));
-      const linked = await link(server, new ClientV2({ name: 'c', version: '1.0.0' }), InMemoryTransportV2.createLinkedPair());
-      call = (name) => linked.client.callTool({ name, arguments: {}, _meta: META });
-      read = (uri) => linked.client.readResource({ uri, _meta: META });
-      prompt = (name) => linked.client.getPrompt({ name, _meta: META });
-      close = linked.close;
-    }
+    // the same server either way, built from each SDK's own classes
+    const server = sdk === 'v1' ? new McpServer({ name: 'otel-v1', version: '1.0.0' }) : (new McpServerV2({ name: 'otel-v2', version: '1.0.0' }) as unknown as McpServer);
+    const Template = sdk === 'v1' ? ResourceTemplate : (ResourceTemplateV2 as unknown as typeof ResourceTemplate);
+    applyErrorPolicy(server, policyFor(telemetry, records));
+    registerTools(server as unknown as Registrar, telemetry, seen);
+    server.registerResource('sheet', 'sheet://known', {}, () => ({ contents: [] }));
+    server.registerResource('gone', new Template('gone://{name}', { list: undefined }), {}, (uri: URL) => {
+      throw new ResourceNotFoundError(`No sheet named ${uri.host}`);
+    });
+    server.registerPrompt('summary', {}, () => ({ messages: [] }));
+    const linked =
+      sdk === 'v1'
+        ? await link(server, new Client({ name: 'c', version: '1.0.0' }), InMemoryTransport.createLinkedPair())
+        : await link(server, new ClientV2({ name: 'c', version: '1.0.0' }) as unknown as Client, InMemoryTransportV2.createLinkedPair());
+    call = (name) => linked.client.callTool({ name, arguments: {}, _meta: META });
+    read = (uri) => linked.client.readResource({ uri, _meta: META });
+    prompt = (name) => linked.client.getPrompt({ name, _meta: META });
+    close = linked.close;
   });
 
   it('one SERVER span per call, parented on _meta.traceparent, with the convention attributes; no secret exported', async () => {

@@ -102,10 +102,7 @@ export type LeafSpec =
   | { readonly t: 'revoked' }
   | { readonly t: 'allTrapsThrow' }
   | { readonly t: 'throwingGetters' }
-  | { readonly t: 'toPrimitive'; readonly throws: boolean }
-  | { readonly t: 'nonStringFields'; readonly kinds: readonly NonString[] }
-  | { readonly t: 'tenMegabytes' }
-  | { readonly t: 'controls'; readonly text: string }
+  | LeafOrLayerSpec
   | { readonly t: 'function' }
   | { readonly t: 'frozen'; readonly text: string }
   | { readonly t: 'frozenProxy' }
@@ -117,6 +114,13 @@ export type LeafSpec =
 /** What a non-string `name` / `message` / `stack` / `code` is. */
 export type NonString = 'number' | 'object' | 'symbol' | 'array' | 'function' | 'null' | 'bigint' | 'throwingToString' | 'boolean';
 
+/** A hostile shape that is a leaf or, wrapped around the value below it (as its cause), a layer. */
+export type LeafOrLayerSpec =
+  | { readonly t: 'toPrimitive'; readonly throws: boolean }
+  | { readonly t: 'nonStringFields'; readonly kinds: readonly NonString[] }
+  | { readonly t: 'tenMegabytes' }
+  | { readonly t: 'controls'; readonly text: string };
+
 /** A layer wrapped around the value below it. */
 export type LayerSpec =
   | { readonly t: 'cause'; readonly text: string }
@@ -127,11 +131,8 @@ export type LayerSpec =
   | { readonly t: 'proxy' }
   | { readonly t: 'frozen' }
   | { readonly t: 'getterCause' }
-  | { readonly t: 'nonStringFields'; readonly kinds: readonly NonString[] }
-  | { readonly t: 'toPrimitive'; readonly throws: boolean }
+  | LeafOrLayerSpec
   | { readonly t: 'selfCycle' }
-  | { readonly t: 'controls'; readonly text: string }
-  | { readonly t: 'tenMegabytes' }
   | { readonly t: 'deep'; readonly depth: number }
   // Layers that hide what they wrap: the walk cannot read past them.
   | { readonly t: 'revokedAround' }
@@ -170,6 +171,14 @@ export const coreArb: fc.Arbitrary<CoreSpec> = fc.oneof(
 /** Weight of the common shapes against the costly ones (10 MB messages, endless chains), which stay rare. */
 const COMMON = 60;
 
+/** The {@link LeafOrLayerSpec} shapes, each a common one but the costly 10 MB message. */
+const leafOrLayerArbs: readonly (fc.Arbitrary<LeafOrLayerSpec> | readonly [fc.Arbitrary<LeafOrLayerSpec>, number])[] = [
+  fc.boolean().map((throws) => ({ t: 'toPrimitive' as const, throws })),
+  fc.array(nonString, { minLength: 4, maxLength: 4 }).map((kinds) => ({ t: 'nonStringFields' as const, kinds })),
+  [fc.constant({ t: 'tenMegabytes' as const }), 1],
+  controlText.map((text) => ({ t: 'controls' as const, text })),
+];
+
 export const leafArb: fc.Arbitrary<LeafSpec> = fc.oneof(
   ...weighted<LeafSpec>([
     canaryText.map((text) => ({ t: 'string' as const, text })),
@@ -183,10 +192,7 @@ export const leafArb: fc.Arbitrary<LeafSpec> = fc.oneof(
     fc.constant({ t: 'revoked' as const }),
     fc.constant({ t: 'allTrapsThrow' as const }),
     fc.constant({ t: 'throwingGetters' as const }),
-    fc.boolean().map((throws) => ({ t: 'toPrimitive' as const, throws })),
-    fc.array(nonString, { minLength: 4, maxLength: 4 }).map((kinds) => ({ t: 'nonStringFields' as const, kinds })),
-    [fc.constant({ t: 'tenMegabytes' as const }), 1],
-    controlText.map((text) => ({ t: 'controls' as const, text })),
+    ...leafOrLayerArbs,
     fc.constant({ t: 'function' as const }),
     canaryText.map((text) => ({ t: 'frozen' as const, text })),
     fc.constant({ t: 'frozenProxy' as const }),
@@ -213,11 +219,8 @@ export function layerArb(includeFindings: boolean): fc.Arbitrary<LayerSpec> {
     fc.constant({ t: 'proxy' as const }),
     fc.constant({ t: 'frozen' as const }),
     fc.constant({ t: 'getterCause' as const }),
-    fc.array(nonString, { minLength: 4, maxLength: 4 }).map((kinds) => ({ t: 'nonStringFields' as const, kinds })),
-    fc.boolean().map((throws) => ({ t: 'toPrimitive' as const, throws })),
+    ...leafOrLayerArbs,
     fc.constant({ t: 'selfCycle' as const }),
-    controlText.map((text) => ({ t: 'controls' as const, text })),
-    [fc.constant({ t: 'tenMegabytes' as const }), 1],
     fc.oneof({ arbitrary: fc.integer({ min: 100, max: 140 }), weight: 4 }, { arbitrary: fc.constant(10_000), weight: 1 }).map((depth) => ({ t: 'deep' as const, depth })),
     fc.constant({ t: 'revokedAround' as const }),
     fc.constant({ t: 'allTrapsThrowAround' as const }),

@@ -16,8 +16,9 @@ import {
   withClientVisiblePromptErrors,
   withClientVisibleResourceErrors,
 } from '../../src/index.js';
+import { expectAppliedWithoutNotifications } from '../support/apply.js';
 import { expectCorrelated, failureObject } from '../support/failure.js';
-import { capture, connect, FAILURE_KEY, failureObjectOf, newServer, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/session.js';
+import { capture, connect, FAILURE_KEY, failureObjectOf, newServer, referenceIn, rpcError, textOf, withoutDurations } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e: /srv/secret/path';
 
@@ -262,19 +263,7 @@ describe('applyErrorPolicy on a connected server', () => {
     server.registerResource('r', 'static://r', {}, crash);
     server.registerResource('tpl', new ResourceTemplate('tpl://{id}', { list: undefined }), {}, crash);
     server.registerPrompt('p', {}, crash);
-    const { client, notifications } = await connect(server);
-    await settle();
-    expect(notifications).toEqual([]);
-
-    applyErrorPolicy(server, capture().policy);
-    await settle();
-    expect(notifications).toEqual([]);
-    expect(textOf(await client.callTool({ name: 't', arguments: {} }))).toMatch(/^Error executing tool t \(reference/);
-
-    // the client does receive notifications: the SDK's own, from update()
-    tool.update({ title: 'T' });
-    await settle();
-    expect(notifications).toEqual(['notifications/tools/list_changed']);
+    await expectAppliedWithoutNotifications(await connect(server), tool);
   });
 });
 

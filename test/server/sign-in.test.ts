@@ -10,14 +10,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, coreRules, createErrorPolicy, type LogRecord, type Outcome } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
-import { startFakeGoogle, type FakeGoogle } from '../support/fake-google.js';
 import { link } from '../support/link.js';
 import { REFERENCE, rpcError, settle, textOf } from '../support/calls.js';
 import type { GalModule } from '../google/gal-suite.js';
-import { isolateGoogleEnvironment, SECRETS } from '../google/support.js';
+import { requestWithRevokedRefreshToken, useFakeGoogle } from '../google/support.js';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
 import { newTelemetry, registerGlobals, view, type Telemetry } from '../opentelemetry/support.js';
 
@@ -53,18 +52,11 @@ const sdks: readonly Sdk[] = [
 ];
 
 describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) => {
-  let fake: FakeGoogle;
-  let env: { dir: string; restore: () => void };
+  const google = useFakeGoogle({ isolate: 'allTests' });
   let gal: GalModule;
 
   beforeAll(async () => {
-    fake = await startFakeGoogle();
-    env = isolateGoogleEnvironment(new URL(fake.origin).host);
     gal = (await import('google-auth-library10')) as unknown as GalModule;
-  });
-  afterAll(async () => {
-    env.restore();
-    await fake.close();
   });
 
   async function callDrive(elicits: boolean, telemetry?: Telemetry) {
@@ -82,13 +74,7 @@ describe.each(sdks)('a revoked sign-in under applyErrorPolicy ($name)', (sdk) =>
       }),
     );
     server.registerTool('drive_list', { description: 'lists files' }, async () => {
-      const client = new gal.OAuth2Client({
-        clientId: 'fake-client.apps.googleusercontent.com',
-        clientSecret: SECRETS.clientSecret,
-        endpoints: { oauth2TokenUrl: fake.url('/token/invalid_grant') },
-      });
-      client.setCredentials({ refresh_token: SECRETS.refreshToken });
-      await client.request({ url: fake.url('/v1/ok'), retry: false });
+      await requestWithRevokedRefreshToken(gal, google.fake);
       return { content: [{ type: 'text' as const, text: 'unreachable' }] };
     });
     const session = await sdk.connect(server, elicits);

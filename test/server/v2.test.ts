@@ -12,7 +12,8 @@ import { InMemoryTransport, McpServer, ProtocolError, ResourceTemplate } from '@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors } from '../../src/index.js';
-import { capture, referenceIn, rpcError, settle, textOf, withoutDurations } from '../support/calls.js';
+import { capture, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
+import { expectAppliedWithoutNotifications } from '../support/apply.js';
 import { expectCorrelated, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { link } from '../support/link.js';
 
@@ -207,14 +208,7 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     const tool = server.registerTool('t', {}, crash);
     server.registerResource('r', 'static://r', {}, crash);
     server.registerPrompt('p', {}, crash);
-    const { client, notifications } = await connectV2(server);
-    applyErrorPolicy(server, capture().policy);
-    await settle();
-    expect(notifications).toEqual([]);
-    expect(textOf(await client.callTool({ name: 't', arguments: {} }))).toMatch(/^Error executing tool t \(reference/);
-    tool.update({ title: 'T' });
-    await settle();
-    expect(notifications).toEqual(['notifications/tools/list_changed']);
+    await expectAppliedWithoutNotifications(await connectV2(server), tool);
   });
 
   it('calls v2 answers itself keep its answer and get one outcome', async () => {

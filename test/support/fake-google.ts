@@ -8,8 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSecureServer, type Http2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { closedPort, listenOnLoopback, readRequestBody, type Listening } from './loopback.js';
+import { closedPort, listenOn, listenOnLoopback, readRequestBody, type Listening } from './loopback.js';
 
 /** One request as the fake server saw it. */
 export interface RecordedRequest {
@@ -253,20 +252,9 @@ async function listenHttp2OnLoopback(
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  return listenOn(server, 'https', () => {
+    for (const session of sessions) session.destroy();
   });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `https://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const session of sessions) session.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Test support: real network failures against servers on 127.0.0.1 only. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createConnection, type AddressInfo } from 'node:net';
+import { createConnection, type AddressInfo, type Server as NetServer } from 'node:net';
 
 /**
  * Ports below 1024 that nothing listens on in a test run. Every server the tests start listens on port 0, which the OS
@@ -39,22 +39,30 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Starts `server` on 127.0.0.1, on a port the OS hands out. */
-export async function listenOnLoopback(server: Server): Promise<Listening> {
+/**
+ * Starts `server` (HTTP, or HTTPS for `scheme: 'https'`) on 127.0.0.1, on a port the OS hands out; its `close` calls
+ * `endConnections` before closing the server.
+ */
+export async function listenOn(server: NetServer, scheme: 'http' | 'https', endConnections: () => void): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `${scheme}://127.0.0.1:${port}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
+        endConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts the HTTP `server` on 127.0.0.1, on a port the OS hands out. */
+export function listenOnLoopback(server: Server): Promise<Listening> {
+  return listenOn(server, 'http', () => server.closeAllConnections());
 }
 
 /** Starts an HTTP server on 127.0.0.1; returns its base URL and a close function. */
