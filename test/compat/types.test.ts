@@ -9,7 +9,14 @@ import type { CallToolResult as CallToolResultV1 } from '@modelcontextprotocol/s
 import { McpServer as McpServerV2, ResourceTemplate as ResourceTemplateV2 } from '@modelcontextprotocol/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { applyErrorPolicy, createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors } from '../../src/index.js';
+import {
+  applyErrorPolicy,
+  createErrorPolicy,
+  ToolError,
+  withClientVisibleErrors,
+  withClientVisiblePromptErrors,
+  withClientVisibleResourceErrors,
+} from '../../src/index.js';
 
 const policy = createErrorPolicy({ logger: () => undefined });
 

@@ -8,7 +8,18 @@ import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { coreRules, createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors, type ErrorPolicy, type ErrorPolicyOptions, type ErrorRule, type Outcome } from '../../src/index.js';
+import {
+  coreRules,
+  createErrorPolicy,
+  ToolError,
+  withClientVisibleErrors,
+  withClientVisiblePromptErrors,
+  withClientVisibleResourceErrors,
+  type ErrorPolicy,
+  type ErrorPolicyOptions,
+  type ErrorRule,
+  type Outcome,
+} from '../../src/index.js';
 import { failureObjectOf } from '../support/calls.js';
 import { CANARY, captureStderr, openSession, recordLogger, settle, type WireSession } from './support.js';
 

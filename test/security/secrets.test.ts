@@ -11,7 +11,17 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreRules, createErrorPolicy, ResourceError, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors, type ErrorPolicy, type ErrorRule } from '../../src/index.js';
+import {
+  coreRules,
+  createErrorPolicy,
+  ResourceError,
+  ToolError,
+  withClientVisibleErrors,
+  withClientVisiblePromptErrors,
+  withClientVisibleResourceErrors,
+  type ErrorPolicy,
+  type ErrorRule,
+} from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
 import { FAILURE_KEY } from '../support/calls.js';
 import { failureObject, toolFailure } from '../support/failure.js';
