@@ -122,21 +122,6 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(lines.join('\n')).not.toContain('(correlation ');
   });
 
-  it('Google 403: the API message and the URL without its key; a warn record whose causes are scrubbed', async () => {
-    const before = withPolicy.stderr().length;
-    const { answer, correlationId } = await callTool(withPolicy, 'share_sheet');
-    expect(answer).toEqual({
-      isError: true,
-      text: `Error executing tool share_sheet: ${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED])`,
-      failure: { code: 'permission_denied', retryable: false },
-    });
-    expectRecord(
-      await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/forbidden?key=[REDACTED] -> 403): Error "${GOOGLE_MESSAGES.permissionDenied}"${correlation(correlationId)}`,
-      [],
-    );
-  });
-
   it('revoked token: the OAuth description and the re-authorization text', async () => {
     const before = withPolicy.stderr().length;
     const { answer, correlationId } = await callTool(withPolicy, 'list_files');
@@ -148,34 +133,17 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"${correlation(correlationId)}`, []);
   });
 
-  it('quota: the message, the reason and the retry-after delay', async () => {
+  // Google API errors: Google's message first, then status, reason and the request with the key redacted; a warn line.
+  it.each([
+    { what: '403', tool: 'share_sheet', path: '/v1/forbidden', rule: 'google-api-error', status: 403, message: GOOGLE_MESSAGES.permissionDenied, head: '403 PERMISSION_DENIED', retry: '', failure: { code: 'permission_denied', retryable: false } },
+    { what: '429 quota, with the retry-after delay', tool: 'read_range', path: '/v1/quota', rule: 'google-quota', status: 429, message: GOOGLE_MESSAGES.quota, head: '429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED', retry: '. Retry after 30 s.', failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 } },
+    { what: '503, retryable without a delay', tool: 'export_sheet', path: '/v1/unavailable', rule: 'google-api-error', status: 503, message: GOOGLE_MESSAGES.unavailable, head: '503 UNAVAILABLE', retry: '', failure: { code: 'unavailable', retryable: true } },
+  ])('Google $what: the message, the request without its key, the failure object, one warn line', async ({ tool, path, rule, status, message, head, retry, failure }) => {
     const before = withPolicy.stderr().length;
-    const { answer, correlationId } = await callTool(withPolicy, 'read_range');
-    expect(answer).toEqual({
-      isError: true,
-      text: `Error executing tool read_range: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
-      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
-    });
-    expectRecord(
-      await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "read_range" failed (rule google-quota: GET ${fake.origin}/v1/quota?key=[REDACTED] -> 429): Error "${GOOGLE_MESSAGES.quota}"${correlation(correlationId)}`,
-      [],
-    );
-  });
-
-  it('503: the message, retryable without a delay', async () => {
-    const before = withPolicy.stderr().length;
-    const { answer, correlationId } = await callTool(withPolicy, 'export_sheet');
-    expect(answer).toEqual({
-      isError: true,
-      text: `Error executing tool export_sheet: ${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${fake.origin}/v1/unavailable?key=[REDACTED])`,
-      failure: { code: 'unavailable', retryable: true },
-    });
-    expectRecord(
-      await recordAfter(withPolicy, before),
-      `[mcp-error-policy] WARN tool "export_sheet" failed (rule google-api-error: GET ${fake.origin}/v1/unavailable?key=[REDACTED] -> 503): Error "${GOOGLE_MESSAGES.unavailable}"${correlation(correlationId)}`,
-      [],
-    );
+    const { answer, correlationId } = await callTool(withPolicy, tool);
+    const request = `${fake.origin}${path}?key=[REDACTED]`;
+    expect(answer).toEqual({ isError: true, text: `Error executing tool ${tool}: ${message} (${head} from Google API GET ${request})${retry}`, failure });
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "${tool}" failed (rule ${rule}: GET ${request} -> ${status}): Error "${message}"${correlation(correlationId)}`, []);
   });
 
   it('network: the code only; the log keeps the URL with the key redacted', async () => {
