@@ -29,6 +29,15 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
     expect(crashResult).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
     const deliberate = await client.callTool({ name: 'deliberate', arguments: {} });
     expect(deliberate).toEqual(toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)));
+    const later = await client.callTool({ name: 'recalculate', arguments: {} });
+    expect(later).toEqual(
+      toolFailure('Error executing tool recalculate: The sheet is being recalculated. Retry after 30 s.', failureObject('recalculating', true, { retryAfterMs: 30_000 })),
+    );
+    // no URL elicitation declared: the sign-in text and URL in the text
+    const signIn = await client.callTool({ name: 'acme_files', arguments: {} });
+    expect(signIn).toEqual(
+      toolFailure('Error executing tool acme_files: The Acme session expired.\n\nSign in to Acme again. https://acme.example/login', failureObject('session-expired', false)),
+    );
     // the SDK's own answer: no failure object
     expect(await client.callTool({ name: 'nope', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }], isError: true });
     const missing = await rpcError(client.readResource({ uri: 'sheet://x' }));
@@ -55,6 +64,10 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
       '[access] {"kind":"tool","name":"crash","status":500}',
       `[mcp-error-policy] INFO tool "deliberate" failed: ToolError "Sheet name must not be empty" (correlation ${correlationIdOf(deliberate)})`,
       '[access] {"kind":"tool","name":"deliberate","status":500}',
+      `[mcp-error-policy] INFO tool "recalculate" failed: ToolError "The sheet is being recalculated." (correlation ${correlationIdOf(later)})`,
+      '[access] {"kind":"tool","name":"recalculate","status":500}',
+      `[mcp-error-policy] WARN tool "acme_files" failed (rule session-expired): SessionExpired "CANARY-stdio: refresh token rt-1 refused" (correlation ${correlationIdOf(signIn)})`,
+      '[access] {"kind":"tool","name":"acme_files","status":401}',
       '[access] {"kind":"tool","name":"nope","status":404}',
       `[mcp-error-policy] INFO resource "sheet://x" failed: ResourceNotFoundError "No sheet named x" (correlation ${correlationIdOf(missing)})`,
       '[access] {"kind":"resource","name":"sheet://x","status":404}',
@@ -64,6 +77,34 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
     // each crash record carries its stack, on the lines right after its headline
     const crashAt = lines.indexOf(headlines[0] ?? '');
     expect(lines[crashAt + 1]).toMatch(/^ {4}at .*stdio-server\.ts:\d+:\d+/);
+  } finally {
+    await client.close();
+  }
+}, 30_000);
+
+it('answers a sign-in failure with -32042 and the sign-in URL to a client that declared URL elicitation', async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, stderr: 'pipe' });
+  const chunks: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  await client.connect(transport);
+  try {
+    const error = await rpcError(client.callTool({ name: 'acme_files', arguments: {} }));
+    await client.close();
+    await ended;
+    const headlines = chunks.join('').split('\n').filter((line) => line !== '' && !line.startsWith('    '));
+    const correlationId = /\(correlation ([0-9a-f]{12})\)$/.exec(headlines[0] ?? '')?.[1];
+    expect(correlationId).toBeDefined();
+    expect(error).toEqual({
+      code: -32042,
+      message: 'MCP error -32042: Error executing tool acme_files: The Acme session expired.\n\nSign in to Acme again. https://acme.example/login',
+      data: { elicitations: [{ mode: 'url', elicitationId: correlationId, url: 'https://acme.example/login', message: 'Sign in to Acme again.' }] },
+    });
+    expect(headlines).toEqual([
+      `[mcp-error-policy] WARN tool "acme_files" failed (rule session-expired): SessionExpired "CANARY-stdio: refresh token rt-1 refused" (correlation ${correlationId})`,
+      '[access] {"kind":"tool","name":"acme_files","status":401}',
+    ]);
   } finally {
     await client.close();
   }
