@@ -27,6 +27,12 @@ describe('README and docs code', () => {
     expect(readme.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('gives the demo and the test commands within its first 40 lines', () => {
+    const head = readFileSync('README.md', 'utf8').split('\n').slice(0, 40);
+    expect(head.some((line) => line.startsWith('npm ci && npm run demo'))).toBe(true);
+    expect(head.some((line) => /^npm test\b/.test(line))).toBe(true);
+  });
+
   it('links every docs page from the README', () => {
     const links = [...readFileSync('README.md', 'utf8').matchAll(/\]\((docs\/[^)#]+\.md)/g)].map((m) => m[1]!);
     expect(new Set(links)).toEqual(new Set(docs));
