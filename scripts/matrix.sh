@@ -6,8 +6,9 @@
 #   @modelcontextprotocol/sdk: the oldest supported 1.x and the latest (the lock file's), each with zod 3.25 and 4
 #   @modelcontextprotocol/server + client: the oldest 2.x and the latest (the lock file's)
 #   gaxios 6/7/8, google-auth-library 9/10/11: installed as aliases; test/google runs them (8 and 11 need Node >= 22)
-#   @opentelemetry/api: the oldest supported (1.3.0) with the oldest SDK the tests can use beside it; test/opentelemetry
-#     runs on it (the latest 1.9.x is the lock file's, run by npm test)
+#   @opentelemetry/api: the oldest supported (1.3.0) with the oldest SDK the tests can use beside it, and the newest
+#     (1.10.0, Node 22) with the latest 3.x SDK; test/opentelemetry runs on each (1.9.x with SDK 2.12 is the lock file's,
+#     run by npm test)
 #
 # Other versions are installed into scratch directories (.tmp/matrix/<cell>/, each its own package.json and
 # node_modules); test/compat/vitest.config.ts (and test/compat/redirect.mjs for subprocesses) makes the tests' imports
@@ -35,6 +36,14 @@ OTEL_API_OLDEST=1.3.0
 OTEL_SDK_OLDEST=2.0.0
 OTEL_METRICS_OLDEST=1.21.0
 OTEL_EXPORTER_OLDEST=0.200.0
+# The newest api, 1.10.x, is accepted by the OpenTelemetry JS SDK 3.x only (every 2.x package asks for api < 1.10). 3.x
+# needs Node >= 22.15 and has no sdk-trace-base: `@opentelemetry/sdk-trace` (TracerProvider), core, context-async-hooks
+# and sdk-metrics 3.1.1 (api >=1.10.0 <1.11.0; context-async-hooks >=1.0.0 <1.11.0), and the exporter of that line,
+# exporter-trace-otlp-http 0.301.0 (api ^1.10.0; it depends on the 3.1.0 SDK packages, installed beside it).
+# test/opentelemetry/support.ts constructs the providers as the installed line takes them.
+OTEL_API_LATEST=1.10.0
+OTEL_SDK3=3.1.1
+OTEL_EXPORTER3=0.301.0
 
 installed() { node -p "require('./node_modules/$1/package.json').version"; }
 SDK_LATEST="$(installed @modelcontextprotocol/sdk)"
@@ -116,6 +125,9 @@ prepare "server-$SERVER_OLDEST" "@modelcontextprotocol/server@$SERVER_OLDEST" "@
 prepare "otel-api-$OTEL_API_OLDEST" "@opentelemetry/api@$OTEL_API_OLDEST" "@opentelemetry/sdk-trace-base@$OTEL_SDK_OLDEST" \
   "@opentelemetry/core@$OTEL_SDK_OLDEST" "@opentelemetry/context-async-hooks@$OTEL_SDK_OLDEST" \
   "@opentelemetry/sdk-metrics@$OTEL_METRICS_OLDEST" "@opentelemetry/exporter-trace-otlp-http@$OTEL_EXPORTER_OLDEST" || exit 1
+prepare "otel-api-$OTEL_API_LATEST" "@opentelemetry/api@$OTEL_API_LATEST" "@opentelemetry/sdk-trace@$OTEL_SDK3" \
+  "@opentelemetry/core@$OTEL_SDK3" "@opentelemetry/context-async-hooks@$OTEL_SDK3" \
+  "@opentelemetry/sdk-metrics@$OTEL_SDK3" "@opentelemetry/exporter-trace-otlp-http@$OTEL_EXPORTER3" || exit 1
 
 lock="sdk $SDK_LATEST, server $SERVER_LATEST, zod $ZOD_LOCKED"
 
@@ -141,13 +153,18 @@ run_cell "sdk-$SDK_OLDEST-node22" 22 "$scratch/sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST"
 run_cell "server-$SERVER_OLDEST" 20 "$scratch/server-$SERVER_OLDEST" "server + client $SERVER_OLDEST (oldest 2.x)" \
   COMPAT_EXPECT_SERVER="$SERVER_OLDEST" -- test/compat/v2.test.ts test/compat/v2-http.test.ts test/compat/one-policy-v2.test.ts
 
-# ---- @opentelemetry/api range end (the latest 1.9.x is the lock file's, run by npm test): every OpenTelemetry import of
+# ---- @opentelemetry/api range ends (1.9.x with SDK 2.x is the lock file's, run by npm test): every OpenTelemetry import of
 # the tests, of src/opentelemetry and of the OTLP-over-stdio subprocess resolves from the scratch directory; the MCP
 # SDKs and zod fall back to the lock file's
 run_cell "otel-api-$OTEL_API_OLDEST" 20 "$scratch/otel-api-$OTEL_API_OLDEST" \
   "api $OTEL_API_OLDEST (oldest), SDK $OTEL_SDK_OLDEST, sdk-metrics $OTEL_METRICS_OLDEST, OTLP exporter $OTEL_EXPORTER_OLDEST" \
   COMPAT_EXPECT_OTEL_API="$OTEL_API_OLDEST" COMPAT_EXPECT_OTEL_TRACE="$OTEL_SDK_OLDEST" COMPAT_EXPECT_OTEL_METRICS="$OTEL_METRICS_OLDEST" \
   COMPAT_EXPECT_OTEL_EXPORTER="$OTEL_EXPORTER_OLDEST" -- test/compat/otel-versions.test.ts test/opentelemetry
+# the newest api, with the 3.x SDK (Node 22: 3.x needs >= 22.15)
+run_cell "otel-api-$OTEL_API_LATEST" 22 "$scratch/otel-api-$OTEL_API_LATEST" \
+  "api $OTEL_API_LATEST (latest), SDK 3.x: sdk-trace, core, context-async-hooks, sdk-metrics $OTEL_SDK3, OTLP exporter $OTEL_EXPORTER3" \
+  COMPAT_EXPECT_OTEL_API="$OTEL_API_LATEST" COMPAT_EXPECT_OTEL_TRACE="$OTEL_SDK3" COMPAT_EXPECT_OTEL_METRICS="$OTEL_SDK3" \
+  COMPAT_EXPECT_OTEL_EXPORTER="$OTEL_EXPORTER3" -- test/compat/otel-versions.test.ts test/opentelemetry
 
 # ---- summary
 printf '\n=== compatibility matrix: %s cells in %ss ===\n' "${#names[@]}" "$((SECONDS - started))"

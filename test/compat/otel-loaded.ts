@@ -10,8 +10,8 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { MeterProvider, type MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
+import { traceSdk } from '../opentelemetry/support.js';
 import { thrownBy, versionOf } from './loaded.js';
 
 /** The versions of the OpenTelemetry packages loaded in this process. */
@@ -20,8 +20,13 @@ export interface OtelLoaded {
   readonly api: string;
   /** `@opentelemetry/api`, as src/opentelemetry imports it. */
   readonly apiOfEntry: string;
-  /** `@opentelemetry/sdk-trace-base` (from 2.1 on, the `@opentelemetry/sdk-trace` it re-exports). */
+  /**
+   * `@opentelemetry/sdk-trace-base` (from 2.1 on, the `@opentelemetry/sdk-trace` it re-exports), or on the 3.x line
+   * (no sdk-trace-base) `@opentelemetry/sdk-trace`.
+   */
   readonly trace: string;
+  /** The SDK line test/opentelemetry/support.ts found installed: 2 (sdk-trace-base) or 3 (sdk-trace alone). */
+  readonly traceLine: 2 | 3;
   readonly core: string;
   readonly contextAsyncHooks: string;
   readonly metrics: string;
@@ -46,7 +51,7 @@ function versionOfAny(error: unknown, ...pkgs: string[]): string {
 /** The API copy src/opentelemetry imported: a call's `run` enters the span's context with that copy's `context.with`. */
 function apiOfEntry(): unknown {
   // a provider of its own, with no span processor: nothing is exported
-  const handle = openTelemetry({ tracerProvider: new BasicTracerProvider() }).start({ method: 'tools/call', target: 'probe', carrier: {} });
+  const handle = openTelemetry({ tracerProvider: traceSdk.tracerProvider() }).start({ method: 'tools/call', target: 'probe', carrier: {} });
   if (handle === undefined) throw new Error('openTelemetry() started no call with a tracer provider');
   return thrownBy(() => handle.run(probe));
 }
@@ -60,10 +65,11 @@ export function otelLoaded(): OtelLoaded {
     ),
     apiOfEntry: versionOf(apiOfEntry(), '@opentelemetry/api'),
     trace: versionOfAny(
-      thrownBy(() => new BasicTracerProvider().getTracer('probe').startActiveSpan('probe', probe)),
+      thrownBy(() => traceSdk.tracerProvider().getTracer('probe').startActiveSpan('probe', probe)),
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/sdk-trace',
     ),
+    traceLine: traceSdk.line,
     core: versionOf(
       thrownBy(() => new W3CTraceContextPropagator().inject(withSpan, {}, { set: probe })),
       '@opentelemetry/core',
@@ -91,9 +97,10 @@ export function otelLoaded(): OtelLoaded {
 }
 
 /**
- * What differs from the versions a matrix cell asked for (COMPAT_EXPECT_OTEL_API; _TRACE for sdk-trace-base, core and
- * context-async-hooks; _METRICS; _EXPORTER), plus an API copy of src/opentelemetry other than the tests'. Empty: all
- * as asked.
+ * What differs from the versions a matrix cell asked for (COMPAT_EXPECT_OTEL_API; _TRACE for sdk-trace-base, or on
+ * the 3.x line sdk-trace, and core and context-async-hooks; _METRICS; _EXPORTER), plus an API copy of
+ * src/opentelemetry other than the tests', and an SDK line in test/opentelemetry/support.ts other than the loaded
+ * tracing SDK's major version. Empty: all as asked.
  */
 export function otelMismatches(loaded: OtelLoaded, env: NodeJS.ProcessEnv = process.env): string[] {
   const wrong: string[] = [];
@@ -103,7 +110,10 @@ export function otelMismatches(loaded: OtelLoaded, env: NodeJS.ProcessEnv = proc
   if (!/^1\.\d+\.\d+$/.test(loaded.api)) wrong.push(`@opentelemetry/api ${loaded.api}, expected 1.x`);
   if (loaded.apiOfEntry !== loaded.api) wrong.push(`src/opentelemetry loaded @opentelemetry/api ${loaded.apiOfEntry}, the tests ${loaded.api}`);
   check('@opentelemetry/api', loaded.api, env['COMPAT_EXPECT_OTEL_API']);
-  check('@opentelemetry/sdk-trace-base', loaded.trace, env['COMPAT_EXPECT_OTEL_TRACE']);
+  const tracePkg = loaded.traceLine === 2 ? '@opentelemetry/sdk-trace-base' : '@opentelemetry/sdk-trace';
+  check(tracePkg, loaded.trace, env['COMPAT_EXPECT_OTEL_TRACE']);
+  // the SDK line the tests constructed their providers for is the one of the version loaded (3.x: sdk-trace alone)
+  if (loaded.traceLine !== Number(loaded.trace.split('.')[0])) wrong.push(`${tracePkg} ${loaded.trace} loaded, but the tests took it for the ${loaded.traceLine}.x line`);
   check('@opentelemetry/core', loaded.core, env['COMPAT_EXPECT_OTEL_TRACE']);
   check('@opentelemetry/context-async-hooks', loaded.contextAsyncHooks, env['COMPAT_EXPECT_OTEL_TRACE']);
   check('@opentelemetry/sdk-metrics', loaded.metrics, env['COMPAT_EXPECT_OTEL_METRICS']);

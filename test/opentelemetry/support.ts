@@ -1,13 +1,68 @@
 /**
- * Test support for the OpenTelemetry entry: the real OpenTelemetry SDK (a BasicTracerProvider exporting to an
- * InMemorySpanExporter, a MeterProvider read on demand), the AsyncLocalStorage context manager and the W3C propagators
- * registered globally as `NodeSDK` does, and readers that turn exported spans into plain objects to compare exactly.
+ * Test support for the OpenTelemetry entry: the real OpenTelemetry SDK (a tracer provider exporting through a
+ * SimpleSpanProcessor to an InMemorySpanExporter, a MeterProvider read on demand), the AsyncLocalStorage context manager
+ * and the W3C propagators registered globally as `NodeSDK` does, and readers that turn exported spans into plain objects
+ * to compare exactly.
+ *
+ * The tests run on two lines of the OpenTelemetry JS SDK, and their differences are kept here (see `traceSdk`):
+ * - 2.x (the lock file's 2.12.1, and 2.0.0 beside api 1.3.0 in the matrix): `@opentelemetry/sdk-trace-base`'s
+ *   `BasicTracerProvider`, and `new SimpleSpanProcessor(exporter)`;
+ * - 3.x (beside api 1.10, the only line that accepts it; the matrix's `otel-api-1.10.0` cell): no `sdk-trace-base`;
+ *   `@opentelemetry/sdk-trace`'s `TracerProvider`, and `new SimpleSpanProcessor({ exporter })`.
+ * The metrics SDK, the context manager and the propagators are used the same way on both.
  */
 import { context, propagation, trace, type HrTime } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, SDK_INFO, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * The tracing part of the OpenTelemetry SDK that is installed, constructed the way its line takes it. Typed with the
+ * 2.x declarations (the lock file's); the 3.x classes have the same surface as far as the tests use them.
+ */
+export interface TraceSdk {
+  /** 2: `@opentelemetry/sdk-trace-base` (2.x); 3: `@opentelemetry/sdk-trace` alone (3.x). */
+  readonly line: 2 | 3;
+  /** A tracer provider (2.x `BasicTracerProvider`, 3.x `TracerProvider`) exporting every span through a SimpleSpanProcessor to each of `exporters`. */
+  tracerProvider(...exporters: SpanExporter[]): BasicTracerProvider;
+  inMemoryExporter(): InMemorySpanExporter;
+}
+
+/**
+ * The SDK line, from the version of `@opentelemetry/core` loaded (the tests import core on both lines, and the
+ * matrix redirects it to the cell's install). Not from whether `sdk-trace-base` can be imported: a scratch directory
+ * of the matrix lies inside the project, so a package missing there still resolves from the project's node_modules.
+ */
+function sdkLine(): 2 | 3 {
+  const version = String(SDK_INFO['telemetry.sdk.version']);
+  const major = Number(version.split('.')[0]);
+  if (major !== 2 && major !== 3) throw new Error(`@opentelemetry/core ${version}: the tests know the SDK lines 2.x and 3.x`);
+  return major;
+}
+
+async function loadTraceSdk(): Promise<TraceSdk> {
+  if (sdkLine() === 2) {
+    const sdk = await import('@opentelemetry/sdk-trace-base');
+    return {
+      line: 2,
+      tracerProvider: (...exporters) => new sdk.BasicTracerProvider({ spanProcessors: exporters.map((exporter) => new sdk.SimpleSpanProcessor(exporter)) }),
+      inMemoryExporter: () => new sdk.InMemorySpanExporter(),
+    };
+  }
+  // 3.x has no sdk-trace-base. The lock file's copy of @opentelemetry/sdk-trace is 2.12.1, which already has 3.x's
+  // TracerProvider and SimpleSpanProcessor({ exporter }): its declarations type the 3.x module.
+  const sdk = await import('@opentelemetry/sdk-trace');
+  return {
+    line: 3,
+    tracerProvider: (...exporters) =>
+      new sdk.TracerProvider({ spanProcessors: exporters.map((exporter) => new sdk.SimpleSpanProcessor({ exporter })) }) as unknown as BasicTracerProvider,
+    inMemoryExporter: () => new sdk.InMemorySpanExporter(),
+  };
+}
+
+/** The OpenTelemetry JS SDK line installed beside the API under test (the lock file's, or a matrix cell's). */
+export const traceSdk: TraceSdk = await loadTraceSdk();
 
 /** A trace id and a span id a client sent in `_meta.traceparent`. */
 export const REMOTE = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' } as const;
@@ -46,8 +101,8 @@ export interface Telemetry {
 }
 
 export function newTelemetry(): Telemetry {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const exporter = traceSdk.inMemoryExporter();
+  const tracerProvider = traceSdk.tracerProvider(exporter);
   const reader = new TestReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   return {

@@ -4,10 +4,10 @@
  */
 import type { MeterProvider as ApiMeterProvider, TracerProvider as ApiTracerProvider } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createErrorPolicy, type ErrorPolicyOptions, type PolicyTelemetry as CorePolicyTelemetry } from '../../src/index.js';
 import { openTelemetry, type OpenTelemetryOptions, type PolicyTelemetry, type TelemetryCall, type TelemetryResult } from '../../src/opentelemetry/index.js';
+import { traceSdk } from './support.js';
 
 describe('opentelemetry entry types', () => {
   it('openTelemetry() fits the telemetry option; its options take the API and SDK providers', () => {
@@ -19,7 +19,7 @@ describe('opentelemetry entry types', () => {
     expectTypeOf<OpenTelemetryOptions['meterProvider']>().toEqualTypeOf<ApiMeterProvider | undefined>();
     expectTypeOf<TelemetryCall['method']>().toEqualTypeOf<'tools/call' | 'resources/read' | 'prompts/get'>();
     expectTypeOf<TelemetryResult['errorType']>().toEqualTypeOf<string | undefined>();
-    const telemetry = openTelemetry({ tracerProvider: new BasicTracerProvider(), meterProvider: new MeterProvider(), recordExceptions: false });
+    const telemetry = openTelemetry({ tracerProvider: traceSdk.tracerProvider(), meterProvider: new MeterProvider(), recordExceptions: false });
     expect(createErrorPolicy({ telemetry }).telemetry).toBe(telemetry);
   });
 
