@@ -22,7 +22,8 @@ const METADATA_PATH = '/computeMetadata/';
 
 /** True for a URL whose path is the metadata server's. */
 function isMetadataUrl(url: string | undefined): boolean {
-  if (url === undefined) return false;
+  // only a URL that holds the prefix at all is parsed (every Google API error passes here)
+  if (url === undefined || !url.includes(METADATA_PATH)) return false;
   try {
     return new URL(url).pathname.startsWith(METADATA_PATH);
   } catch {
