@@ -20,6 +20,7 @@ import { isProtocolError } from './protocol.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
 import { protocolVersionOf } from './sdk.js';
 import { answeredIn, handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+import { failedCallText, firstTextOf } from './wrap/meta.js';
 
 /** The MCP method of each kind of handler call. */
 export type TelemetryMethod = 'tools/call' | 'resources/read' | 'prompts/get';
@@ -195,9 +196,7 @@ function describeCall(
 
 /** The text a crash's answer shows when dev mode is off: what failed, and the reference. */
 function maskedCrashText(trace: Trace, reference: string): string {
-  const what = trace.kind === 'tool' ? 'Error executing tool' : trace.kind === 'resource' ? 'Error reading resource' : 'Error getting prompt';
-  const name = trace.name === undefined ? '' : ` ${safeText(trace.name, MAX_NAME_LENGTH, trace.policy.redact)}`;
-  return `${what}${name} (reference ${reference})`;
+  return `${failedCallText(trace.kind, trace.name, trace.policy)} (reference ${reference})`;
 }
 
 function failureOf(classification: Classification | undefined): TelemetryFailure {
@@ -207,12 +206,6 @@ function failureOf(classification: Classification | undefined): TelemetryFailure
   const base = { code: failure.code, retryable: failure.retryable, correlationId: failure.correlationId };
   if (classification.kind === 'crash') return { kind: 'crash', ...base, reference: classification.reference };
   return { kind: 'anticipated', rule: classification.rule.name, ...base };
-}
-
-function firstText(result: unknown): string | undefined {
-  const content = readProp(result, 'content');
-  if (!Array.isArray(content)) return undefined;
-  return readString(content[0], 'text');
 }
 
 /** How the call ended, from the answer (a result, or what was thrown) and what the wrappers recorded of it. */
@@ -239,7 +232,7 @@ function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult
     if (readProp(value, 'isError') !== true) return {};
     errorType = 'tool_error';
     if (classification?.kind === 'crash') description = maskedCrashText(trace, classification.reference);
-    else if (classification !== undefined) description = safe(firstText(value));
+    else if (classification !== undefined) description = safe(firstTextOf(value));
   }
   const out: { -readonly [K in keyof TelemetryResult]: TelemetryResult[K] } = { errorType, failure: failureOf(classification) };
   if (rpcCode !== undefined) out.rpcCode = rpcCode;

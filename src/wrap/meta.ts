@@ -1,16 +1,37 @@
 /**
- * The failure object on the wire: under `_meta` of a tool's error result and in `data` of a resource's or prompt's
+ * What failure answers say on the wire, for every handler kind: what failed (`Error executing tool <name>`...), the
+ * first text of a tool result, and the failure object: under `_meta` of a tool's error result and in `data` of a resource's or prompt's
  * JSON-RPC error, both under one namespaced key; on tool results, optionally also under the draft MCP ToolFailure
  * extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
  */
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';
+import { readProp, readString } from '../kit/read.js';
+import type { HandlerKind } from '../log.js';
+import { MAX_NAME_LENGTH } from '../report.js';
+import { safeText } from '../scrub.js';
 
 /** The key of the failure object, in `_meta` and in `error.data`. */
 export const FAILURE_KEY = 'mcp-error-policy/failure';
 /** The draft ToolFailure extension's key. */
 export const DRAFT_TOOL_FAILURE_KEY = 'io.modelcontextprotocol/toolFailure';
+
+/**
+ * What failed: `Error executing tool <name>`, `Error reading resource <uri>` or `Error getting prompt <name>`, the name
+ * scrubbed and bounded by the policy's rules (only bounded without a policy: a wrapper's last resort).
+ */
+export function failedCallText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy | undefined): string {
+  const what = handler === 'tool' ? 'Error executing tool' : handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
+  if (name === undefined) return what;
+  return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
+}
+
+/** The text of a tool result's first content, as the client reads it (the SDKs copy results: read it from theirs). */
+export function firstTextOf(result: unknown): string | undefined {
+  const content = readProp(result, 'content');
+  return Array.isArray(content) ? readString(content[0], 'text') : undefined;
+}
 
 /** How the draft says a client should react: retry, act out of band (sign in), or take another approach. */
 type DraftClass = 'reliability' | 'governance' | 'capability';

@@ -5,14 +5,12 @@
  * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts).
  */
 import type { Classification } from '../classify.js';
-import type { ErrorPolicy } from '../policy.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
-import { errorData } from './meta.js';
+import { errorData, failedCallText } from './meta.js';
 import type { WireShape } from './guard.js';
-import type { HandlerKind } from '../log.js';
 
 /** A JSON-RPC error answer made by the policy. The SDK puts `code` and `message` on the wire as they are. */
 export class PolicyRpcError extends Error {
@@ -28,13 +26,6 @@ export class PolicyRpcError extends Error {
     if (data !== undefined) this.data = data;
     markAnswer(this);
   }
-}
-
-/** "Error reading resource <uri>" / "Error getting prompt <name>". */
-function failedCallText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy | undefined): string {
-  const what = handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
-  if (name === undefined) return what;
-  return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
 }
 
 /** The wire shape of resources and prompts: a JSON-RPC error thrown to the SDK. */

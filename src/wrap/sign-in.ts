@@ -7,6 +7,7 @@
  */
 import { URL_ELICITATION_REQUIRED_CODE } from '../status.js';
 import { answeredIn, markAnswer } from './calls.js';
+import { firstTextOf } from './meta.js';
 import { readProp } from '../kit/read.js';
 
 /** The -32042 error, as the SDKs' protocol layer sends it: `code`, `message` and `data` as they are. */
@@ -33,12 +34,10 @@ export function signInAnswer(request: unknown, value: unknown): SignInRequired |
   if (classification?.kind !== 'anticipated' || classification.signIn === undefined) return undefined;
   const { text, url } = classification.signIn;
   const { correlationId } = classification.failure;
-  const content = readProp(value, 'content');
-  const first: unknown = Array.isArray(content) ? content[0] : undefined;
-  const shown = readProp(first, 'text');
+  const shown = firstTextOf(value);
   // Only `elicitations`: both SDKs' clients rebuild the error's data from it and drop anything else.
   const data = { elicitations: [{ mode: 'url', elicitationId: correlationId, url, message: text }] };
-  const answer = new SignInRequired(typeof shown === 'string' ? shown : text, data);
+  const answer = new SignInRequired(shown ?? text, data);
   markAnswer(answer, classification); // a wrapper's answer: its text is the client text (telemetry reads it)
   return answer;
 }

@@ -5,11 +5,11 @@
 import { classifyError, type Classification } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../kit/read.js';
-import { MAX_NAME_LENGTH, reportFailure } from '../report.js';
+import { reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { markAnswer } from './calls.js';
 import { guard, type WireShape } from './guard.js';
-import { toolMeta } from './meta.js';
+import { failedCallText, toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
 /** The isError result a failed tool call returns. */
@@ -21,13 +21,9 @@ export interface ToolErrorResult {
   _meta?: Record<string, unknown>;
 }
 
-function prefix(name: string | undefined, policy: ErrorPolicy): string {
-  return name === undefined ? 'Error executing tool' : `Error executing tool ${safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
-}
-
 /** The client text of a failed tool call. */
 function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
-  const head = prefix(name, policy);
+  const head = failedCallText('tool', name, policy);
   switch (classification.kind) {
     case 'anticipated':
       return `${head}: ${classification.message}`;
@@ -58,8 +54,8 @@ function failureResult(classification: Classification, name: string | undefined,
 const toolShape: WireShape<ToolErrorResult> = {
   handler: 'tool',
   answer: failureResult,
-  answerDegraded: (message, name, policy, failure) => result(`${prefix(name, policy)}: ${message}`, toolMeta(policy, failure, true)),
-  answerUnreadable: (name) => result(name === undefined ? 'Error executing tool' : `Error executing tool ${name.slice(0, MAX_NAME_LENGTH)}`),
+  answerDegraded: (message, name, policy, failure) => result(`${failedCallText('tool', name, policy)}: ${message}`, toolMeta(policy, failure, true)),
+  answerUnreadable: (name) => result(failedCallText('tool', name, undefined)),
 };
 
 /**
