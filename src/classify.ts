@@ -11,6 +11,7 @@ import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
+import { asSentence } from './text.js';
 
 export { MAX_CHAIN_NODES } from './kit/chain.js';
 
@@ -169,7 +170,7 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     const reauthorize = rule.reauthorize === true;
     let message = safeText(text, policy.maxMessageLength, policy.redact);
     const failure = anticipatedFailure(rule, matched, error);
-    if (failure.retryAfterMs !== undefined) message = `${message}${/[.!?]$/.test(message) ? '' : '.'} ${retryText(failure.retryAfterMs)}`;
+    if (failure.retryAfterMs !== undefined) message = `${asSentence(message)} ${retryText(failure.retryAfterMs)}`;
     const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
     if (reauthorization !== undefined) message = `${message}\n\n${reauthorizationHint(reauthorization)}`;
     return {

@@ -38,6 +38,11 @@ export function serverTextLine(text: string | undefined, max = MAX_SERVER_TEXT):
   return line === '' ? undefined : boundLength(line, max);
 }
 
+/** `text` ending with a full stop (`.`, `!` or `?`): as it is, or with `.` added, so that another sentence may follow. */
+export function asSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 /** C1 controls, DEL and the Unicode line separators, which JSON.stringify leaves as they are. */
 const UNQUOTED_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
 

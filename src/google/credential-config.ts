@@ -12,6 +12,7 @@ import { googleFailedRequestOf } from './api-error.js';
 import { oauthErrorOf } from './body.js';
 import { snakeCode } from './failure-facts.js';
 import { oauthGrantKind } from './oauth-grant.js';
+import { asSentence } from '../text.js';
 
 /** The sentence added after Google's description, by case. */
 const ADVICE = {
@@ -43,11 +44,6 @@ function isCredentialConfigError(error: unknown): boolean {
   return adviceOf(error) !== undefined;
 }
 
-/** `s` ending with a full stop. */
-function sentence(s: string): string {
-  return /[.!?]$/.test(s) ? s : `${s}.`;
-}
-
 /**
  * Client text: `Google authorization failed (<error>): <error_description> <advice>`, such as
  * `Google authorization failed (invalid_grant): Invalid JWT Signature. The service account's key was refused: a new
@@ -57,7 +53,7 @@ function credentialConfigMessage(error: unknown): string {
   const oauth = oauthErrorOf(error);
   const head = `Google authorization failed (${oauth?.error ?? 'invalid_grant'})`;
   const advice = adviceOf(error) ?? ADVICE.serviceAccount;
-  return oauth?.description === undefined ? `${head}. ${advice}` : `${head}: ${sentence(oauth.description)} ${advice}`;
+  return oauth?.description === undefined ? `${head}. ${advice}` : `${head}: ${asSentence(oauth.description)} ${advice}`;
 }
 
 /** Status: 403 for `unauthorized_client` (an administrator's grant is missing), else 500 (the server's credentials). */
