@@ -7,6 +7,7 @@
  */
 import { httpStatusOf, reasonPhrase, requestUrlOf } from '../kit/http.js';
 import { messageOf } from '../kit/read.js';
+import { urlPathOf } from '../kit/url.js';
 import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { googleFailedRequestOf } from './api-error.js';
 import { isGaxiosError } from './gaxios.js';
@@ -24,11 +25,7 @@ const METADATA_PATH = '/computeMetadata/';
 function isMetadataUrl(url: string | undefined): boolean {
   // only a URL that holds the prefix at all is parsed (every Google API error passes here)
   if (url === undefined || !url.includes(METADATA_PATH)) return false;
-  try {
-    return new URL(url).pathname.startsWith(METADATA_PATH);
-  } catch {
-    return false;
-  }
+  return urlPathOf(url)?.startsWith(METADATA_PATH) === true;
 }
 
 /**

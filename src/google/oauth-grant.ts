@@ -13,6 +13,7 @@
  */
 import { requestUrlOf } from '../kit/http.js';
 import { hasKey, isObjectLike, messageOf, readProp } from '../kit/read.js';
+import { urlPathOf } from '../kit/url.js';
 import { oauthErrorOf } from './body.js';
 import { isGaxiosError, isGoogleHttpError } from './gaxios.js';
 
@@ -40,12 +41,7 @@ function bodyHasField(error: unknown, key: string): boolean {
 /** True when the request went to an `oauthtoken` endpoint (STS's for external-account users: `/v1/oauthtoken`). */
 function postedToOAuthToken(error: unknown): boolean {
   const url = requestUrlOf(error);
-  if (url === undefined) return false;
-  try {
-    return new URL(url).pathname.endsWith('/oauthtoken');
-  } catch {
-    return false;
-  }
+  return url !== undefined && urlPathOf(url)?.endsWith('/oauthtoken') === true;
 }
 
 /**

@@ -66,6 +66,15 @@ function redactQuery(query: string): string {
   return `?${params.join('&')}`;
 }
 
+/** The path of `url` (`/v1/oauthtoken`), or `undefined` when it does not parse as a URL. */
+export function urlPathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The URL with credentials removed: the values of credential query parameters (`key`, `access_token`, `token`,
  * `client_secret`, `refresh_token`, anything named like a token, secret or signature) become `[REDACTED]`, user info
