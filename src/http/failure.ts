@@ -171,22 +171,23 @@ export function failureRules(
   of: (error: unknown) => HttpFailure | undefined,
   request: (error: unknown) => FailedRequest | undefined = (error) => failedRequestFrom(of(error)),
 ): readonly [ErrorRule, ErrorRule] {
+  const facts = (error: unknown): FailureFacts | undefined => {
+    const failure = of(error);
+    return failure === undefined ? undefined : failureFacts(failure);
+  };
   return [
     Object.freeze({
       name: `${id}-unauthorized`,
       predicate: (error: unknown): boolean => {
         const failure = of(error);
-        return failure?.status === 401 || failure?.rejected === true;
+        return failure !== undefined && isRejected(failure);
       },
       message: (error: unknown): string => failureText(of(error) ?? { service, status: 401 }),
       status: 401,
       level: 'warn',
       reauthorize: true,
       request,
-      failure: (error: unknown): FailureFacts | undefined => {
-        const failure = of(error);
-        return failure === undefined ? undefined : failureFacts(failure);
-      },
+      failure: facts,
     }),
     Object.freeze({
       name: `${id}-http-error`,
@@ -195,10 +196,7 @@ export function failureRules(
       status: (error: unknown): number => of(error)?.status ?? 502,
       level: 'warn',
       request,
-      failure: (error: unknown): FailureFacts | undefined => {
-        const failure = of(error);
-        return failure === undefined ? undefined : failureFacts(failure);
-      },
+      failure: facts,
     }),
   ];
 }
