@@ -237,11 +237,12 @@ function rejectionOutcome(
  */
 function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   const key = kind === 'resource' ? 'uri' : 'name';
+  const signsIn = ctx.elicits && kind === 'tool';
   const out = function (this: unknown, ...args: unknown[]): unknown {
     const [request, extra] = args;
     const answer = (): unknown => {
       const result = handler.apply(this, args);
-      if (!ctx.elicits || kind !== 'tool' || !clientTakesUrlElicitation(ctx.server)) return result;
+      if (!signsIn || !clientTakesUrlElicitation(ctx.server)) return result;
       return Promise.resolve(result).then((value) => {
         const signIn = signInAnswer(extra, value);
         if (signIn !== undefined) throw signIn;

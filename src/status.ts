@@ -15,7 +15,6 @@ export const RESOURCE_NOT_FOUND_CODE = -32002;
 /** MCP "URL elicitation required" (2025-11-25): the client should open a URL, then retry. */
 export const URL_ELICITATION_REQUIRED_CODE = -32042;
 
-
 /** A successful call. */
 const OK = 200;
 /** A crash, or an anticipated failure whose rule gives no status. */
