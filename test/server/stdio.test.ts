@@ -13,13 +13,24 @@ import { correlationIdOf, referenceIn, rpcError, textOf } from '../support/sessi
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-it('answers on stdout, logs each failure once on stderr, and writes one access-log line per call', async () => {
+/** Starts the fixture server and connects a client with `options`; `closedStderr()` closes it and gives all of stderr. */
+async function startFixture(options: ConstructorParameters<typeof Client>[1]) {
   const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, stderr: 'pipe' });
   const chunks: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
   const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, options);
   await client.connect(transport);
+  const closedStderr = async (): Promise<string> => {
+    await client.close();
+    await ended;
+    return chunks.join('');
+  };
+  return { client, closedStderr };
+}
+
+it('answers on stdout, logs each failure once on stderr, and writes one access-log line per call', async () => {
+  const { client, closedStderr } = await startFixture({});
   try {
     // The failure objects cross stdio as the in-process tests see them. The default logger's lines name a crash's
     // reference (its correlation id), and end any other failure's line with its correlation id.
@@ -54,9 +65,7 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
       data: failureData(failureObject('internal', false, { correlationId: promptReference })),
     });
 
-    await client.close();
-    await ended;
-    const stderr = chunks.join('');
+    const stderr = await closedStderr();
     const lines = stderr.split('\n').filter((line) => line !== '');
     const headlines = lines.filter((line) => !line.startsWith('    '));
     expect(headlines).toEqual([
@@ -83,17 +92,10 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
 }, 30_000);
 
 it('answers a sign-in failure with -32042 and the sign-in URL to a client that declared URL elicitation', async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, stderr: 'pipe' });
-  const chunks: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-  const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
-  await client.connect(transport);
+  const { client, closedStderr } = await startFixture({ capabilities: { elicitation: { url: {} } } });
   try {
     const error = await rpcError(client.callTool({ name: 'acme_files', arguments: {} }));
-    await client.close();
-    await ended;
-    const headlines = chunks.join('').split('\n').filter((line) => line !== '' && !line.startsWith('    '));
+    const headlines = (await closedStderr()).split('\n').filter((line) => line !== '' && !line.startsWith('    '));
     const correlationId = /\(correlation ([0-9a-f]{12})\)$/.exec(headlines[0] ?? '')?.[1];
     expect(correlationId).toBeDefined();
     expect(error).toEqual({
