@@ -4,45 +4,30 @@
  * re-authorization text and a 429 with its retry delay, and one stderr record per failure naming the rule, the request
  * and the request id, with no planted secret on the wire or on stderr.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './support/clients.js';
 import { MESSAGES, REQUEST_IDS, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { textOf } from './support/session.js';
 import { failureObjectOf } from './support/table.js';
+import { startExample, type RunningExample } from '../support/stdio.js';
 
 const REAUTHORIZE = 'Check GITHUB_TOKEN and OPENAI_API_KEY in the server configuration.';
 
 let fake: FakeApis;
-let client: Client;
-let stderr = '';
+let example: RunningExample;
 
 beforeAll(async () => {
   fake = await startFakeApis();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'examples/http-server.ts'],
-    cwd: process.cwd(),
-    env: {
-      ...(process.env as Record<string, string>),
-      NODE_ENV: 'production',
-      GITHUB_API_URL: `${fake.origin}/github`,
-      GITHUB_TOKEN: SECRETS.github,
-      OPENAI_BASE_URL: `${fake.origin}/openai/v1`,
-      OPENAI_API_KEY: SECRETS.openai,
-    },
-    stderr: 'pipe',
+  example = await startExample('examples/http-server.ts', {
+    GITHUB_API_URL: `${fake.origin}/github`,
+    GITHUB_TOKEN: SECRETS.github,
+    OPENAI_BASE_URL: `${fake.origin}/openai/v1`,
+    OPENAI_API_KEY: SECRETS.openai,
   });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  client = new Client({ name: 'http-example-test', version: '1.0.0' });
-  await client.connect(transport);
 });
 
 afterAll(async () => {
-  await client?.close();
+  await example?.close();
   await fake?.close();
 });
 
@@ -50,7 +35,7 @@ let failures: unknown[] = [];
 
 /** Calls a tool that fails: its text; its failure object goes to `failures`. */
 async function call(name: string, args: Record<string, string>): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await example.client.callTool({ name, arguments: args });
   expect(result.isError).toBe(true);
   failures = [...failures, failureObjectOf(result)];
   return textOf(result);
@@ -61,14 +46,6 @@ function lastFailure(): unknown {
   const { correlationId, ...rest } = failures.at(-1) as { correlationId: unknown };
   expect(correlationId).toMatch(/^[0-9a-f]{12}$/);
   return rest;
-}
-
-async function stderrHas(needle: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!stderr.includes(needle)) {
-    if (Date.now() > until) throw new Error(`stderr never contained ${needle}; it is: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('examples/http-server.ts over stdio', () => {
@@ -94,7 +71,8 @@ describe('examples/http-server.ts over stdio', () => {
   });
 
   it('one stderr record per failure with the rule, the request and its id; no secret anywhere', async () => {
-    await stderrHas(REQUEST_IDS.openai);
+    await example.waitForStderr((text) => text.includes(REQUEST_IDS.openai));
+    const stderr = example.stderr();
     const lines = stderr.split('\n').filter((line) => /rule/.test(line) && /get_repo|describe_model/.test(line));
     expect(lines.join('\n')).toContain('github-http-error');
     expect(lines.join('\n')).toContain('github-unauthorized');

@@ -8,17 +8,15 @@
  * Libraries that need Node 22 skip below it (scripts/test-http-node22.sh runs them).
  */
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
 import { ALL_SECRETS, NODE_MAJOR, VARIANTS, installedVersion, type Variant } from './support/clients.js';
 import { casesOf, expected, type CaseName } from './support/expected.js';
 import { closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { checkRow } from './support/table.js';
+import { startExample, type RunningExample } from '../support/stdio.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/table-server.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Outcome {
   readonly kind: string;
@@ -35,55 +33,28 @@ function linesOf<T>(stderr: string, prefix: string): T[] {
     .map((line) => JSON.parse(line.slice(prefix.length)) as T);
 }
 
-/** Waits until `done()` holds, failing after 10 s (a deadline, so that a lost line fails the test instead of hanging it). */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 function suite(variant: Variant): void {
   describe.skipIf(NODE_MAJOR < variant.nodeMajor)(`${variant.label} (${installedVersion(variant.module)}) in a server subprocess, through a real Client over stdio`, () => {
     let fake: FakeApis;
-    let client: Client;
-    let stderr = '';
-    const records = (): LogRecord[] => linesOf<LogRecord>(stderr, '[record] ');
-    const outcomes = (): Outcome[] => linesOf<Outcome>(stderr, '[outcome] ');
+    let example: RunningExample;
+    const records = (): LogRecord[] => linesOf<LogRecord>(example.stderr(), '[record] ');
+    const outcomes = (): Outcome[] => linesOf<Outcome>(example.stderr(), '[outcome] ');
 
     beforeAll(async () => {
       fake = await startFakeApis();
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', fixture],
-        cwd: root,
-        env: {
-          ...(process.env as Record<string, string>),
-          NODE_ENV: 'production',
-          HTTP_TABLE_VARIANT: variant.label,
-          HTTP_TABLE_ORIGIN: fake.origin,
-          HTTP_TABLE_REFUSED: await closedOrigin(),
-        },
-        stderr: 'pipe',
-      });
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-      });
-      client = new Client({ name: 'http-stdio-test', version: '1.0.0' });
-      await client.connect(transport);
+      example = await startExample(fixture, { HTTP_TABLE_VARIANT: variant.label, HTTP_TABLE_ORIGIN: fake.origin, HTTP_TABLE_REFUSED: await closedOrigin() });
     });
 
     afterAll(async () => {
-      await client?.close();
+      await example?.close();
       await fake?.close();
     });
 
     it.each(casesOf(variant))('%s: the exact text, the failure object, the access-log status and one record with the request', async (which: CaseName) => {
       const [records0, outcomes0] = [records().length, outcomes().length];
-      const result = await client.callTool({ name: which, arguments: {} });
+      const result = await example.client.callTool({ name: which, arguments: {} });
       // The outcome line follows the record on the subprocess's stderr: once it is here, so is the record.
-      await until(() => outcomes().length > outcomes0, `an outcome line for ${which}; stderr: ${stderr}`);
+      await example.waitForStderr(() => outcomes().length > outcomes0);
       checkRow({ which, result, records: records().slice(records0), outcomes: outcomes().slice(outcomes0) }, expected(variant, which, fake.origin));
     });
 
@@ -92,10 +63,10 @@ function suite(variant: Variant): void {
       const wire: string[] = [];
       for (const which of casesOf(variant)) {
         const outcomes0 = outcomes().length;
-        wire.push(JSON.stringify(await client.callTool({ name: which, arguments: {} })));
-        await until(() => outcomes().length > outcomes0, `an outcome line for ${which}`);
+        wire.push(JSON.stringify(await example.client.callTool({ name: which, arguments: {} })));
+        await example.waitForStderr(() => outcomes().length > outcomes0);
       }
-      const everything = `${wire.join('\n')}\n${stderr}`;
+      const everything = `${wire.join('\n')}\n${example.stderr()}`;
       for (const secret of ALL_SECRETS) expect(everything).not.toContain(secret);
       if (variant.rules !== 'slack') expect(everything).toContain('[REDACTED]');
     });
