@@ -4,33 +4,15 @@
  * subprocess's stderr, which the test reads.
  */
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, it } from 'vitest';
 import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { startExample } from '../support/stdio.js';
 import { correlationIdOf, referenceIn, rpcError, textOf } from '../support/session.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Starts the fixture server and connects a client with `options`; `closedStderr()` closes it and gives all of stderr. */
-async function startFixture(options: ConstructorParameters<typeof Client>[1]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture], cwd: root, stderr: 'pipe' });
-  const chunks: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-  const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' }, options);
-  await client.connect(transport);
-  const closedStderr = async (): Promise<string> => {
-    await client.close();
-    await ended;
-    return chunks.join('');
-  };
-  return { client, closedStderr };
-}
 
 it('answers on stdout, logs each failure once on stderr, and writes one access-log line per call', async () => {
-  const { client, closedStderr } = await startFixture({});
+  const { client, closeAndReadStderr } = await startExample(fixture);
   try {
     // The failure objects cross stdio as the in-process tests see them. The default logger's lines name a crash's
     // reference (its correlation id), and end any other failure's line with its correlation id.
@@ -65,7 +47,7 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
       data: failureData(failureObject('internal', false, { correlationId: promptReference })),
     });
 
-    const stderr = await closedStderr();
+    const stderr = await closeAndReadStderr();
     const lines = stderr.split('\n').filter((line) => line !== '');
     const headlines = lines.filter((line) => !line.startsWith('    '));
     expect(headlines).toEqual([
@@ -92,10 +74,10 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
 }, 30_000);
 
 it('answers a sign-in failure with -32042 and the sign-in URL to a client that declared URL elicitation', async () => {
-  const { client, closedStderr } = await startFixture({ capabilities: { elicitation: { url: {} } } });
+  const { client, closeAndReadStderr } = await startExample(fixture, {}, { capabilities: { elicitation: { url: {} } } });
   try {
     const error = await rpcError(client.callTool({ name: 'acme_files', arguments: {} }));
-    const headlines = (await closedStderr()).split('\n').filter((line) => line !== '' && !line.startsWith('    '));
+    const headlines = (await closeAndReadStderr()).split('\n').filter((line) => line !== '' && !line.startsWith('    '));
     const correlationId = /\(correlation ([0-9a-f]{12})\)$/.exec(headlines[0] ?? '')?.[1];
     expect(correlationId).toBeDefined();
     expect(error).toEqual({

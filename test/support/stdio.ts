@@ -11,10 +11,12 @@ export interface RunningExample {
   /** Waits (up to 10 s) until the stderr text satisfies `done`. */
   waitForStderr(done: (text: string) => boolean): Promise<void>;
   close(): Promise<void>;
+  /** Closes the client, waits until the server's stderr ended, and returns all of it. */
+  closeAndReadStderr(): Promise<string>;
 }
 
-/** Starts `file` with `node --import tsx`, stderr piped, and connects a client. */
-export async function startExample(file: string, env: Record<string, string> = {}): Promise<RunningExample> {
+/** Starts `file` with `node --import tsx`, stderr piped, and connects a client (made with `clientOptions`). */
+export async function startExample(file: string, env: Record<string, string> = {}, clientOptions?: ConstructorParameters<typeof Client>[1]): Promise<RunningExample> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', file],
@@ -26,7 +28,8 @@ export async function startExample(file: string, env: Record<string, string> = {
   transport.stderr?.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'example-test', version: '1.0.0' });
+  const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
+  const client = new Client({ name: 'example-test', version: '1.0.0' }, clientOptions);
   await client.connect(transport);
   return {
     client,
@@ -39,6 +42,11 @@ export async function startExample(file: string, env: Record<string, string> = {
       }
     },
     close: () => client.close(),
+    closeAndReadStderr: async () => {
+      await client.close();
+      await ended;
+      return text;
+    },
   };
 }
 
@@ -65,5 +73,6 @@ export function exampleForThisFile(file: string, env: Record<string, string> = {
     stderr: () => started().stderr(),
     waitForStderr: (done) => started().waitForStderr(done),
     close: () => started().close(),
+    closeAndReadStderr: () => started().closeAndReadStderr(),
   };
 }
