@@ -6,19 +6,7 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  applyErrorPolicy,
-  classifyError,
-  coreRules,
-  createErrorPolicy,
-  ResourceNotFoundError,
-  ToolError,
-  withClientVisibleErrors,
-  type ErrorPolicy,
-  type ErrorPolicyOptions,
-  type ErrorRule,
-  type LogRecord,
-} from '../src/index.js';
+import { applyErrorPolicy, classifyError, coreRules, createErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors, type ErrorPolicy, type ErrorPolicyOptions, type ErrorRule, type LogRecord } from '../src/index.js';
 import { expectCorrelated, failureData, failureObject, toolFailure } from './support/failure.js';
 import { capture, connect, correlationIdOf, newServer, referenceIn, rpcError, textOf, withoutDurations } from './support/session.js';
 

@@ -26,9 +26,10 @@ export interface GoogleapisCommonSuiteOptions {
   readonly http2: boolean;
 }
 
-/** Registers the cases for one googleapis-common major. Call inside a `describe`. */
+/** Registers the cases for one googleapis-common major, loaded with its google-auth-library. Call inside a `describe`. */
 export function googleapisCommonSuite(
-  load: () => Promise<{ common: GoogleapisCommonModule; auth: OAuthModule }>,
+  loadCommon: () => Promise<unknown>,
+  loadAuth: () => Promise<unknown>,
   options: GoogleapisCommonSuiteOptions,
 ): void {
   let common: GoogleapisCommonModule;
@@ -36,7 +37,8 @@ export function googleapisCommonSuite(
   const google = useFakeGoogle();
 
   beforeAll(async () => {
-    ({ common, auth } = await load());
+    common = (await loadCommon()) as GoogleapisCommonModule;
+    auth = (await loadAuth()) as OAuthModule;
   });
 
   /** A signed-in OAuth2Client (the access token is planted: it must not come back out). */

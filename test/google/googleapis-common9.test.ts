@@ -3,15 +3,9 @@
  * `http2: true` throws plain Errors whose cause is the response).
  */
 import { describe } from 'vitest';
-import { googleapisCommonSuite, type GoogleapisCommonModule, type OAuthModule } from './googleapis-common-suite.js';
+import { googleapisCommonSuite } from './googleapis-common-suite.js';
 import { NODE_MAJOR } from './support.js';
 
 describe.skipIf(NODE_MAJOR < 22)('googleapis-common 9', () => {
-  googleapisCommonSuite(
-    async () => ({
-      common: (await import('googleapis-common9')) as unknown as GoogleapisCommonModule,
-      auth: (await import('google-auth-library11')) as unknown as OAuthModule,
-    }),
-    { http2: true },
-  );
+  googleapisCommonSuite(() => import('googleapis-common9'), () => import('google-auth-library11'), { http2: true });
 });

@@ -8,16 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  applyErrorPolicy,
-  createErrorPolicy,
-  ToolError,
-  withClientVisibleErrors,
-  withClientVisiblePromptErrors,
-  withClientVisibleResourceErrors,
-  type ErrorPolicy,
-  type PolicyTelemetry,
-} from '../../src/index.js';
+import { applyErrorPolicy, createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors, type ErrorPolicy, type PolicyTelemetry } from '../../src/index.js';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
 import { link } from '../support/link.js';
 import { referenceIn, textOf } from '../support/calls.js';

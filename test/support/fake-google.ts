@@ -90,6 +90,14 @@ function apiError(
   return { http, body: { error }, ...(extra.headers === undefined ? {} : { headers: extra.headers }) };
 }
 
+/** A `google.rpc.ErrorInfo` detail from googleapis.com: the reason, and its metadata when the answer gives some. */
+function errorInfo(reason: string, metadata?: Record<string, string>): Record<string, unknown> {
+  return { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com', ...(metadata === undefined ? {} : { metadata }) };
+}
+
+/** The quota an exhausted Sheets read names. */
+const SHEETS_READ_QUOTA = { service: 'sheets.googleapis.com', quota_metric: 'sheets.googleapis.com/read_requests' };
+
 /** The API error answers, by path. */
 const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
   '/v1/forbidden': apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.permissionDenied, { reason: 'forbidden' }),
@@ -109,26 +117,11 @@ const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
     reason: 'rateLimitExceeded',
     domain: 'usageLimits',
     headers: { 'retry-after': '30' },
-    details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: 'RATE_LIMIT_EXCEEDED',
-        domain: 'googleapis.com',
-        metadata: { service: 'sheets.googleapis.com', quota_metric: 'sheets.googleapis.com/read_requests' },
-      },
-    ],
+    details: [errorInfo('RATE_LIMIT_EXCEEDED', SHEETS_READ_QUOTA)],
   }),
   // 429 whose delay is only in the body: a google.rpc.RetryInfo detail (no retry-after header).
   '/v1/quota-retry-info': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
-    details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: 'RATE_LIMIT_EXCEEDED',
-        domain: 'googleapis.com',
-        metadata: { service: 'sheets.googleapis.com', quota_metric: 'sheets.googleapis.com/read_requests' },
-      },
-      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12.5s' },
-    ],
+    details: [errorInfo('RATE_LIMIT_EXCEEDED', SHEETS_READ_QUOTA), { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12.5s' }],
   }),
   // 503 with a retry-after header given as an HTTP date: Google's front ends send one on overload.
   '/v1/unavailable-retry': apiError(503, 'UNAVAILABLE', GOOGLE_MESSAGES.unavailable, {
@@ -149,69 +142,35 @@ const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
   }),
   '/v1/scopes': apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.scopes, {
     reason: 'insufficientPermissions',
-    details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
-        domain: 'googleapis.com',
-        metadata: { service: 'drive.googleapis.com', method: 'google.apps.drive.v3.DriveFiles.List' },
-      },
-    ],
+    details: [errorInfo('ACCESS_TOKEN_SCOPE_INSUFFICIENT', { service: 'drive.googleapis.com', method: 'google.apps.drive.v3.DriveFiles.List' })],
   }),
   '/v1/unauthenticated': apiError(401, 'UNAUTHENTICATED', GOOGLE_MESSAGES.unauthenticated, {
     reason: 'authError',
-    details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: 'ACCESS_TOKEN_TYPE_UNSUPPORTED',
-        domain: 'googleapis.com',
-      },
-    ],
+    details: [errorInfo('ACCESS_TOKEN_TYPE_UNSUPPORTED')],
   }),
 };
 
+/** An OAuth token endpoint's error answer: the HTTP status and the body `{ error, error_description, ...more }`. */
+function tokenError(http: number, error: string, description: string, more: Record<string, string> = {}): { http: number; body: Record<string, string> } {
+  return { http, body: { error, error_description: description, ...more } };
+}
+
 /** OAuth token endpoint answers, by path. `/token/ok` issues a token. */
 const TOKEN_ERRORS: Readonly<Record<string, { http: number; body: Record<string, string> }>> = {
-  '/token/invalid_grant': {
-    http: 400,
-    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidGrant },
-  },
-  '/token/invalid_rapt': {
-    http: 400,
-    body: {
-      error: 'invalid_grant',
-      error_description: GOOGLE_MESSAGES.invalidRapt,
-      error_uri: 'https://support.google.com/a/answer/9368756',
-      error_subtype: 'invalid_rapt',
-    },
-  },
-  '/token/unauthorized_client': {
-    http: 401,
-    body: { error: 'unauthorized_client', error_description: GOOGLE_MESSAGES.unauthorizedClient },
-  },
-  '/token/invalid_client': {
-    http: 401,
-    body: { error: 'invalid_client', error_description: GOOGLE_MESSAGES.invalidClient },
-  },
+  '/token/invalid_grant': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.invalidGrant),
+  '/token/invalid_rapt': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.invalidRapt, {
+    error_uri: 'https://support.google.com/a/answer/9368756',
+    error_subtype: 'invalid_rapt',
+  }),
+  '/token/unauthorized_client': tokenError(401, 'unauthorized_client', GOOGLE_MESSAGES.unauthorizedClient),
+  '/token/invalid_client': tokenError(401, 'invalid_client', GOOGLE_MESSAGES.invalidClient),
   // A service account's signed JWT refused (gtoken rewrites the message to `invalid_grant: Invalid JWT Signature.`).
-  '/token/invalid_jwt': {
-    http: 400,
-    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidJwt },
-  },
+  '/token/invalid_jwt': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.invalidJwt),
   // Workload identity federation: the external token's audience is not the pool provider's.
-  '/sts/audience': {
-    http: 400,
-    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsAudience },
-  },
+  '/sts/audience': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.stsAudience),
   // Workforce identity federation: an external account's user refresh token, revoked (the STS `oauthtoken` endpoint).
-  '/sts/v1/oauthtoken': {
-    http: 400,
-    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.invalidGrant },
-  },
-  '/sts/invalid_grant': {
-    http: 400,
-    body: { error: 'invalid_grant', error_description: GOOGLE_MESSAGES.stsInvalidGrant },
-  },
+  '/sts/v1/oauthtoken': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.invalidGrant),
+  '/sts/invalid_grant': tokenError(400, 'invalid_grant', GOOGLE_MESSAGES.stsInvalidGrant),
 };
 
 /** An access token the fake token endpoint issues: shaped like Google's, so scrubbers recognise it. */
