@@ -80,140 +80,104 @@ interface KyLike {
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-const axios = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'axios',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const lib = ((await import(module)) as { default: AxiosLike }).default;
-    const client = lib.create({
-      baseURL: `${origin}/api`,
-      timeout: timeoutMs,
-      headers: { Authorization: `Bearer ${SECRETS.github}`, 'x-api-key': SECRETS.anthropic },
+/**
+ * A library: its rule name prefix, and how a version of it (the package alias `module`) makes the failing call. Gives
+ * the variant of one version: its label, its alias, and the lowest Node.js major it runs on (20 unless said).
+ */
+const family =
+  (rules: string, make: (module: string, origin: string, timeoutMs: number) => Promise<Call>) =>
+  (label: string, module: string, nodeMajor = 20): Variant => ({ label, module, rules, nodeMajor, make: (origin, timeoutMs) => make(module, origin, timeoutMs) });
+
+const axios = family('axios', async (module, origin, timeoutMs) => {
+  const lib = ((await import(module)) as { default: AxiosLike }).default;
+  const client = lib.create({
+    baseURL: `${origin}/api`,
+    timeout: timeoutMs,
+    headers: { Authorization: `Bearer ${SECRETS.github}`, 'x-api-key': SECRETS.anthropic },
+  });
+  return (which) =>
+    client.request({
+      method: 'post',
+      url: `/items/${which}?access_token=${SECRETS.queryToken}&X-Amz-Credential=${SECRETS.amzCredential}%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${SECRETS.amzSignature}&view=full`,
+      data: { password: SECRETS.password, name: 'widget' },
     });
-    return (which) =>
-      client.request({
-        method: 'post',
-        url: `/items/${which}?access_token=${SECRETS.queryToken}&X-Amz-Credential=${SECRETS.amzCredential}%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${SECRETS.amzSignature}&view=full`,
-        data: { password: SECRETS.password, name: 'widget' },
-      });
-  },
 });
 
-const octokit = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'github',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const { Octokit } = (await import(module)) as { Octokit: OctokitCtor };
-    const client = new Octokit({ auth: SECRETS.github, baseUrl: `${origin}/github`, log: quiet, request: { retries: 0 } });
-    return (which) =>
-      client.request('GET /repos/{owner}/{repo}', {
-        owner: 'octo-org',
-        repo: which,
-        access_token: SECRETS.githubPat,
-        request: { signal: AbortSignal.timeout(timeoutMs) },
-      });
-  },
+const octokit = family('github', async (module, origin, timeoutMs) => {
+  const { Octokit } = (await import(module)) as { Octokit: OctokitCtor };
+  const client = new Octokit({ auth: SECRETS.github, baseUrl: `${origin}/github`, log: quiet, request: { retries: 0 } });
+  return (which) =>
+    client.request('GET /repos/{owner}/{repo}', {
+      owner: 'octo-org',
+      repo: which,
+      access_token: SECRETS.githubPat,
+      request: { signal: AbortSignal.timeout(timeoutMs) },
+    });
 });
 
-const stainless = (label: string, module: string, rules: 'openai' | 'anthropic', nodeMajor: number): Variant => ({
-  label,
-  module,
-  rules,
-  nodeMajor,
-  async make(origin, timeoutMs) {
+/** The Stainless-generated SDKs (openai, @anthropic-ai/sdk): one client shape, each with its own key and base path. */
+const stainless = (rules: 'openai' | 'anthropic') =>
+  family(rules, async (module, origin, timeoutMs) => {
     const Client = ((await import(module)) as { default: StainlessCtor }).default;
     const client =
       rules === 'openai'
         ? new Client({ apiKey: SECRETS.openai, baseURL: `${origin}/openai/v1`, maxRetries: 0, timeout: timeoutMs, defaultQuery: { key: SECRETS.queryToken } })
         : new Client({ apiKey: SECRETS.anthropic, baseURL: `${origin}/anthropic`, maxRetries: 0, timeout: timeoutMs, defaultQuery: { key: SECRETS.queryToken } });
     return (which) => client.models.retrieve(which);
-  },
+  });
+const openai = stainless('openai');
+const anthropic = stainless('anthropic');
+
+const stripe = family('stripe', async (module, origin, timeoutMs) => {
+  const Stripe = ((await import(module)) as { default: StripeCtor }).default;
+  const { hostname, port } = new URL(origin);
+  const client = new Stripe(SECRETS.stripe, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, timeout: timeoutMs, telemetry: false });
+  // `declined`: a payment intent confirmed with Stripe's test card that is declined for insufficient funds (402).
+  return (which) =>
+    which === 'declined'
+      ? client.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa_chargeDeclinedInsufficientFunds', confirm: true })
+      : client.customers.retrieve(which);
 });
 
-const stripe = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'stripe',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const Stripe = ((await import(module)) as { default: StripeCtor }).default;
-    const { hostname, port } = new URL(origin);
-    const client = new Stripe(SECRETS.stripe, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, timeout: timeoutMs, telemetry: false });
-    // `declined`: a payment intent confirmed with Stripe's test card that is declined for insufficient funds (402).
-    return (which) =>
-      which === 'declined'
-        ? client.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa_chargeDeclinedInsufficientFunds', confirm: true })
-        : client.customers.retrieve(which);
-  },
+const aws = family('aws', async (module, origin, timeoutMs) => {
+  const { LambdaClient, GetFunctionCommand } = (await import(module)) as LambdaModule;
+  const client = new LambdaClient({
+    region: 'us-east-1',
+    endpoint: origin,
+    credentials: { accessKeyId: SECRETS.amzCredential, secretAccessKey: SECRETS.amzSignature },
+    maxAttempts: 1,
+    requestHandler: { requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+  });
+  return (which) => client.send(new GetFunctionCommand({ FunctionName: which }));
 });
 
-const aws = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'aws',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const { LambdaClient, GetFunctionCommand } = (await import(module)) as LambdaModule;
-    const client = new LambdaClient({
-      region: 'us-east-1',
-      endpoint: origin,
-      credentials: { accessKeyId: SECRETS.amzCredential, secretAccessKey: SECRETS.amzSignature },
-      maxAttempts: 1,
-      requestHandler: { requestTimeout: timeoutMs, throwOnRequestTimeout: true },
-    });
-    return (which) => client.send(new GetFunctionCommand({ FunctionName: which }));
-  },
+const notion = family('notion', async (module, origin, timeoutMs) => {
+  const { Client } = (await import(module)) as { Client: NotionCtor };
+  const client = new Client({ auth: SECRETS.notion, baseUrl: `${origin}/notion`, timeoutMs, retry: false, logger: () => {} });
+  return (which) => client.pages.retrieve({ page_id: which });
 });
 
-const notion = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'notion',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const { Client } = (await import(module)) as { Client: NotionCtor };
-    const client = new Client({ auth: SECRETS.notion, baseUrl: `${origin}/notion`, timeoutMs, retry: false, logger: () => {} });
-    return (which) => client.pages.retrieve({ page_id: which });
-  },
+const slack = family('slack', async (module, origin, timeoutMs) => {
+  const { WebClient } = (await import(module)) as { WebClient: SlackCtor };
+  const logger = { ...quiet, setLevel: () => {}, getLevel: () => 'error', setName: () => {} };
+  const client = new WebClient(SECRETS.slack, {
+    slackApiUrl: `${origin}/slack/api/`,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: timeoutMs,
+    logger,
+  });
+  return (which) => client.conversations.archive({ channel: which });
 });
 
-const slack = (label: string, module: string): Variant => ({
-  label,
-  module,
-  rules: 'slack',
-  nodeMajor: 20,
-  async make(origin, timeoutMs) {
-    const { WebClient } = (await import(module)) as { WebClient: SlackCtor };
-    const logger = { ...quiet, setLevel: () => {}, getLevel: () => 'error', setName: () => {} };
-    const client = new WebClient(SECRETS.slack, {
-      slackApiUrl: `${origin}/slack/api/`,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
+const ky = family('ky', async (module, origin, timeoutMs) => {
+  const lib = ((await import(module)) as { default: KyLike }).default;
+  return (which) =>
+    lib.get(`${origin}/api/items/${which}?key=${SECRETS.queryToken}&sig=${SECRETS.amzSignature}`, {
+      retry: 0,
       timeout: timeoutMs,
-      logger,
+      headers: { Authorization: `Bearer ${SECRETS.slack}` },
     });
-    return (which) => client.conversations.archive({ channel: which });
-  },
-});
-
-const ky = (label: string, module: string, nodeMajor: number): Variant => ({
-  label,
-  module,
-  rules: 'ky',
-  nodeMajor,
-  async make(origin, timeoutMs) {
-    const lib = ((await import(module)) as { default: KyLike }).default;
-    return (which) =>
-      lib.get(`${origin}/api/items/${which}?key=${SECRETS.queryToken}&sig=${SECRETS.amzSignature}`, {
-        retry: 0,
-        timeout: timeoutMs,
-        headers: { Authorization: `Bearer ${SECRETS.slack}` },
-      });
-  },
 });
 
 /** The variants, in the entry's priority order. */
@@ -221,10 +185,10 @@ export const VARIANTS: readonly Variant[] = [
   axios('axios 1', 'axios'),
   octokit('@octokit/rest 21', 'octokit-rest21'),
   octokit('@octokit/rest 22', 'octokit-rest22'),
-  stainless('openai 6', 'openai6', 'openai', 20),
-  stainless('openai 7', 'openai7', 'openai', 22),
-  stainless('@anthropic-ai/sdk 0.x', 'anthropic0', 'anthropic', 20),
-  stainless('@anthropic-ai/sdk 1.x', 'anthropic1', 'anthropic', 20),
+  openai('openai 6', 'openai6'),
+  openai('openai 7', 'openai7', 22),
+  anthropic('@anthropic-ai/sdk 0.x', 'anthropic0'),
+  anthropic('@anthropic-ai/sdk 1.x', 'anthropic1'),
   stripe('stripe 22', 'stripe22'),
   stripe('stripe 23', 'stripe23'),
   aws('@aws-sdk/client-lambda 3', '@aws-sdk/client-lambda'),
@@ -232,7 +196,7 @@ export const VARIANTS: readonly Variant[] = [
   notion('@notionhq/client 5', 'notion5'),
   slack('@slack/web-api 7', 'slack-web-api7'),
   slack('@slack/web-api 8', 'slack-web-api8'),
-  ky('ky 1', 'ky1', 20),
+  ky('ky 1', 'ky1'),
   ky('ky 2', 'ky2', 22),
 ];
 
