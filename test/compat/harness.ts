@@ -18,22 +18,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
-import { applyErrorPolicy } from '../../src/index.js';
 import type { LogRecord } from '../../src/index.js';
 import { inProcessCall, observe, type RunningTransport } from './observe.js';
-import { captureRecords, closedPortUrl, makePolicies, registerScenarios, urlElicitations, type CompatSdk, type Install, type LooseServer, type ScenarioContext } from './scenarios.js';
+import { captureRecords, closedPortUrl, compatSdk, makePolicies, registerScenarios, type CompatSdk, type Install, type ScenarioContext } from './scenarios.js';
 
 export type { Observed, ObservedRecord, RunningTransport } from './observe.js';
 
 /** SDK v1 as the table sees it. */
-export const sdkV1: CompatSdk = {
-  major: 'v1',
-  newServer: () => new McpServer({ name: 'compat-server', version: '1.0.0' }) as unknown as LooseServer,
-  newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
-  protocolError: (code, message) => new McpError(code, message),
-  urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
-  applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
-};
+export const sdkV1: CompatSdk = compatSdk('v1', 'compat-server', { McpServer, ResourceTemplate, ProtocolError: McpError, UrlElicitationRequiredError });
 
 /** The per-process inputs of the table. */
 async function makeContext(logger?: (record: LogRecord) => void): Promise<ScenarioContext> {

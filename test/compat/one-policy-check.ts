@@ -164,6 +164,26 @@ export interface OnePolicySdk {
   stdioTransport(stdio: StdioLaunch): { readonly stderr: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null };
 }
 
+/** The classes of an SDK major that the check needs, as its test file imports them from that SDK's own packages. */
+export interface OnePolicyClasses {
+  readonly McpServer: new (info: { name: string; version: string }) => unknown;
+  readonly Client: new (info: { name: string; version: string }) => AnyClient & LinkableClient;
+  readonly InMemoryTransport: { createLinkedPair(): readonly [unknown, unknown] };
+  readonly StdioClientTransport: new (stdio: StdioLaunch) => ReturnType<OnePolicySdk['stdioTransport']>;
+}
+
+/** The {@link OnePolicySdk} of SDK `major`, made of its classes (server `one-policy-<major>`, client `one-policy-client`). */
+export function onePolicySdk(major: 'v1' | 'v2', classes: OnePolicyClasses): OnePolicySdk {
+  const { McpServer, Client, InMemoryTransport, StdioClientTransport } = classes;
+  return {
+    major,
+    newServer: () => new McpServer({ name: `one-policy-${major}`, version: '1.0.0' }) as LooseServer,
+    newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
+    linkedPair: () => InMemoryTransport.createLinkedPair(),
+    stdioTransport: (stdio) => new StdioClientTransport(stdio),
+  };
+}
+
 /** A client of `sdk` connected to the stdio fixture, its stderr going to `stdio.onStderr`. */
 async function connectStdio(sdk: OnePolicySdk, stdio: StdioLaunch): Promise<AnyClient & LinkableClient> {
   const client = sdk.newClient();

@@ -7,13 +7,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import { describeOnePolicy } from './one-policy-check.js';
-import type { LooseServer } from './scenarios.js';
+import { describeOnePolicy, onePolicySdk } from './one-policy-check.js';
 
-describeOnePolicy({
-  major: 'v2',
-  newServer: () => new McpServer({ name: 'one-policy-v2', version: '1.0.0' }) as unknown as LooseServer,
-  newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
-  linkedPair: () => InMemoryTransport.createLinkedPair(),
-  stdioTransport: (stdio) => new StdioClientTransport(stdio),
-});
+describeOnePolicy(onePolicySdk('v2', { McpServer, Client, InMemoryTransport, StdioClientTransport }));

@@ -7,13 +7,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describeOnePolicy } from './one-policy-check.js';
-import type { LooseServer } from './scenarios.js';
+import { describeOnePolicy, onePolicySdk } from './one-policy-check.js';
 
-describeOnePolicy({
-  major: 'v1',
-  newServer: () => new McpServer({ name: 'one-policy-v1', version: '1.0.0' }) as unknown as LooseServer,
-  newClient: () => new Client({ name: 'one-policy-client', version: '1.0.0' }),
-  linkedPair: () => InMemoryTransport.createLinkedPair(),
-  stdioTransport: (stdio) => new StdioClientTransport(stdio),
-});
+describeOnePolicy(onePolicySdk('v1', { McpServer, Client, InMemoryTransport, StdioClientTransport }));

@@ -10,6 +10,7 @@
  * server at once (`applyErrorPolicy`). Reference ids are written `<ref>` in the expectations.
  */
 import {
+  applyErrorPolicy,
   coreRules,
   createErrorPolicy,
   withClientVisibleErrors,
@@ -20,7 +21,7 @@ import {
   type PolicyLogger,
 } from '../../src/index.js';
 import { REFERENCE } from '../support/calls.js';
-import { DEGRADED, grantRevokedRule, innerHandlers, REAUTHORIZE } from './scenarios/fixtures.js';
+import { DEGRADED, grantRevokedRule, innerHandlers, REAUTHORIZE, urlElicitations } from './scenarios/fixtures.js';
 import { CORRELATED, uriOf, type CompatSdk, type ExpectedRecord, type ExpectedWire, type Handler, type HandlerContext, type LooseServer, type RuntimeFacts, type Scenario, type ScenarioContext } from './scenarios/model.js';
 import { promptScenarios } from './scenarios/prompts.js';
 import { resourceScenarios } from './scenarios/resources.js';
@@ -56,6 +57,28 @@ export type {
 
 /** Every scenario: the tools, then the resources, then the prompts. */
 export const scenarios: readonly Scenario[] = [...toolScenarios, ...resourceScenarios, ...promptScenarios];
+
+/** The classes of an SDK major that the table needs, as its test file imports them from that SDK's own packages. */
+export interface CompatClasses {
+  readonly McpServer: new (info: { name: string; version: string }) => unknown;
+  readonly ResourceTemplate: new (uriTemplate: string, callbacks: { list: undefined }) => unknown;
+  /** `McpError` (v1) or `ProtocolError` (v2). */
+  readonly ProtocolError: new (code: number, message: string) => Error;
+  readonly UrlElicitationRequiredError: new (elicitations: ReturnType<typeof urlElicitations>) => Error;
+}
+
+/** The {@link CompatSdk} of SDK `major`, made of its classes; its servers are named `serverName`. */
+export function compatSdk(major: CompatSdk['major'], serverName: string, classes: CompatClasses): CompatSdk {
+  const { McpServer, ResourceTemplate, ProtocolError, UrlElicitationRequiredError } = classes;
+  return {
+    major,
+    newServer: () => new McpServer({ name: serverName, version: '1.0.0' }) as LooseServer,
+    newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
+    protocolError: (code, message) => new ProtocolError(code, message),
+    urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
+    applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as Parameters<typeof applyErrorPolicy>[0], policy),
+  };
+}
 
 /**
  * What the client of `sdk` shows for `wire` (expectations hold the JSON-RPC error as the server sends it):

@@ -7,7 +7,6 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, ProtocolError, ResourceNotFoundError, ResourceTemplate, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  applyErrorPolicy,
   classifyError,
   createErrorPolicy,
   ResourceNotFoundError as OwnResourceNotFoundError,
@@ -23,6 +22,7 @@ import { inProcessCall, type Observed, type ObservedRecord } from './observe.js'
 import {
   captureRecords,
   closedPortUrl,
+  compatSdk,
   makePolicies,
   comparableRecord,
   expectedLine,
@@ -33,21 +33,13 @@ import {
   scenarios,
   SECRET_TOKEN,
   upstreamZodMessage,
-  urlElicitations,
   type CompatSdk,
   type ExpectedRecord,
   type Install,
   type LooseServer,
 } from './scenarios.js';
 
-const sdkV2: CompatSdk = {
-  major: 'v2',
-  newServer: () => new McpServer({ name: 'compat-server-v2', version: '1.0.0' }) as unknown as LooseServer,
-  newTemplate: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
-  protocolError: (code, message) => new ProtocolError(code, message),
-  urlElicitationRequired: () => new UrlElicitationRequiredError(urlElicitations()),
-  applyErrorPolicy: (server, policy) => applyErrorPolicy(server as unknown as McpServer, policy),
-};
+const sdkV2: CompatSdk = compatSdk('v2', 'compat-server-v2', { McpServer, ResourceTemplate, ProtocolError, UrlElicitationRequiredError });
 
 function connect(server: McpServer) {
   return link(server, new Client({ name: 'compat-client-v2', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
