@@ -8,9 +8,8 @@
 import { httpStatusOf, reasonPhrase, requestUrlOf } from '../kit/http.js';
 import { messageOf } from '../kit/read.js';
 import { urlPathOf } from '../kit/url.js';
-import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { googleFailedRequestOf } from './api-error.js';
-import { isGaxiosError } from './gaxios.js';
+import { googleRule, isGaxiosError } from './gaxios.js';
 
 /** google-auth-library's explanations, by status, as it words them. */
 const EXPLANATIONS: Readonly<Record<number, string>> = {
@@ -50,21 +49,16 @@ function metadataServerMessage(error: unknown): string {
   return explained ? `${head} ${explanation}` : head;
 }
 
-/** Failure facts: code `metadata_server`; retryable after a 5xx, not after a 4xx (the instance's settings must change). */
-function metadataServerFailure(error: unknown): FailureFacts {
-  return { code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 };
-}
-
 /**
  * Metadata server failures ({@link isMetadataServerError}): text as {@link metadataServerMessage}, status 500 (the
- * server's environment, not the caller), logged at warn; failure facts as {@link metadataServerFailure}.
+ * server's environment, not the caller), logged at warn; failure code `metadata_server`, retryable after a 5xx, not
+ * after a 4xx (the instance's settings must change).
  */
-export const googleMetadataServerRule: ErrorRule = Object.freeze({
+export const googleMetadataServerRule = googleRule({
   name: 'google-metadata-server',
   predicate: isMetadataServerError,
   message: metadataServerMessage,
   status: 500,
-  level: 'warn',
   request: googleFailedRequestOf,
-  failure: metadataServerFailure,
+  failure: (error) => ({ code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 }),
 });

@@ -14,7 +14,7 @@
 import { requestUrlOf } from '../kit/http.js';
 import { hasKey, isObjectLike, messageOf, readProp } from '../kit/read.js';
 import { urlPathOf } from '../kit/url.js';
-import { oauthErrorOf } from './body.js';
+import { oauthErrorOf, type OAuthErrorBody } from './body.js';
 import { isGaxiosError, isGoogleHttpError } from './gaxios.js';
 
 /** Whose credentials an OAuth token error concerns. */
@@ -63,4 +63,13 @@ export function oauthGrantKind(error: unknown): OAuthGrantKind | undefined {
   }
   if (bodyHasField(error, 'assertion') || message.startsWith(`${oauth.error}: `)) return 'service-account';
   return 'user';
+}
+
+/**
+ * `Google authorization failed (<error>): <error_description>`, or `Google authorization failed (<error>).` without a
+ * description (`invalid_grant` when there is no OAuth body).
+ */
+export function authorizationFailedText(oauth: OAuthErrorBody | undefined): string {
+  const head = `Google authorization failed (${oauth?.error ?? 'invalid_grant'})`;
+  return oauth?.description === undefined ? `${head}.` : `${head}: ${oauth.description}`;
 }

@@ -61,6 +61,31 @@ export function isNetworkCode(code: string | undefined): code is string {
 }
 
 /** True for undici's timeout codes (connect, headers, body). */
-export function isUndiciTimeoutCode(code: string | undefined): boolean {
+function isUndiciTimeoutCode(code: string | undefined): boolean {
   return code !== undefined && code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT');
+}
+
+/**
+ * True for a timeout: `name` or `code` `TimeoutError` (DOMException from `AbortSignal.timeout`, gaxios 8), undici's
+ * `UND_ERR_*_TIMEOUT`, node-fetch's `type: 'request-timeout'`.
+ */
+export function isTimeoutError(error: unknown): boolean {
+  const code = stringCode(error);
+  return (
+    readString(error, 'name') === 'TimeoutError' ||
+    code === 'TimeoutError' ||
+    isUndiciTimeoutCode(code) ||
+    readString(error, 'type') === 'request-timeout'
+  );
+}
+
+/** True for anything shaped like an abort (`AbortError`, `ABORT_ERR`, node-fetch `type: 'aborted'`), timeouts included. */
+export function isAbortShape(error: unknown): boolean {
+  const code = stringCode(error);
+  return (
+    readString(error, 'name') === 'AbortError' ||
+    code === 'ABORT_ERR' ||
+    code === 'AbortError' ||
+    readString(error, 'type') === 'aborted'
+  );
 }
