@@ -25,11 +25,8 @@ import {
   httpStatusTextOf,
   isHttpClientError,
   reasonPhrase,
-  requestMethodOf,
-  requestUrlOf,
   responseRetryAfterMsOf,
 } from '../kit/http.js';
-import { redactUrl } from '../kit/url.js';
 import type { FailedRequest, FailureFacts } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { googleRule, isGaxiosError } from './gaxios.js';
@@ -83,15 +80,12 @@ export function googleFailedRequestOf(error: unknown): FailedRequest | undefined
  * ```
  */
 export function apiErrorText(error: unknown, reason?: string): string {
-  const face = googleHttpFace(error);
-  const http = httpStatusOf(face);
+  const { method, url, status } = googleFailedRequestOf(error) ?? {};
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
-  const message = api?.message ?? oauth?.description ?? httpStatusTextOf(face) ?? reasonPhrase(http) ?? 'No details';
-  const head = [http, api?.status ?? oauth?.error, reason].filter((part) => part !== undefined).join(' ');
-  const url = requestUrlOf(face);
-  const request = url === undefined ? 'a Google API' : `Google API ${requestMethodOf(face)} ${redactUrl(url)}`;
-  return `${message} (${head === '' ? '' : `${head} `}from ${request})`;
+  const message = api?.message ?? oauth?.description ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
+  const head = [status, api?.status ?? oauth?.error, reason].filter((part) => part !== undefined).join(' ');
+  return `${message} (${head === '' ? '' : `${head} `}from ${url === undefined ? 'a Google API' : `Google API ${method} ${url}`})`;
 }
 
 /**
