@@ -27,7 +27,7 @@ import {
   reasonPhrase,
   responseRetryAfterMsOf,
 } from '../kit/http.js';
-import type { FailedRequest, FailureFacts } from '../rules/rule.js';
+import type { FailedRequest } from '../rules/rule.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { googleRule, isGaxiosError } from './gaxios.js';
 import { googleHttpFace, isHttp2ResponseError } from './http2.js';
@@ -119,30 +119,13 @@ export function googleRetryAfterMs(error: unknown): number | undefined {
 }
 
 /**
- * The failure facts of a Google API HTTP error. Code: the body's canonical `status` (`PERMISSION_DENIED` →
- * `permission_denied`), else an OAuth body's `error` (`invalid_client`), else the canonical code of the HTTP status
- * (`502` → `unavailable`), else `http_<status>`. Retryable after 408, 429 and 500, 502, 503, 504, with the delay of
- * {@link googleRetryAfterMs} when the response gives one; not retryable otherwise.
- *
- * @example
- * ```ts
- * googleApiFailure(error); // { code: 'unavailable', retryable: true, retryAfterMs: 30000 } for a 503 with retry-after: 30
- * ```
- */
-export function googleApiFailure(error: unknown): FailureFacts {
-  const status = apiErrorOf(error)?.status ?? oauthErrorOf(error)?.error;
-  const http = httpStatusOf(googleHttpFace(error));
-  const code =
-    status !== undefined ? snakeCode(status) : http === undefined ? 'http_error' : (CODE_OF_HTTP_STATUS[http] ?? `http_${http}`);
-  const retryable = RETRYABLE_STATUSES.has(http);
-  return { code, retryable, retryAfterMs: retryable ? googleRetryAfterMs(error) : undefined };
-}
-
-/**
  * Google API HTTP errors (`google-api-error`): text as {@link apiErrorText}
  * (`File not found: 1AbC. (404 NOT_FOUND from Google API GET https://…?key=[REDACTED])`, with the HTTP status text
  * as the message when the body is not Google's JSON), status the HTTP status (so the access log tells a 404 from a
- * 503), logged at warn. Failure facts as {@link googleApiFailure}.
+ * 503), logged at warn. Failure code: the body's canonical `status` (`PERMISSION_DENIED` → `permission_denied`),
+ * else an OAuth body's `error` (`invalid_client`), else the canonical code of the HTTP status (`502` →
+ * `unavailable`), else `http_<status>`. Retryable after 408, 429 and 500, 502, 503, 504, with the delay of
+ * {@link googleRetryAfterMs} when the response gives one; not retryable otherwise.
  */
 export const googleApiErrorRule = googleRule({
   name: 'google-api-error',
@@ -150,5 +133,12 @@ export const googleApiErrorRule = googleRule({
   message: (error) => apiErrorText(error),
   status: (error) => httpStatusOf(googleHttpFace(error)) ?? 502,
   request: googleFailedRequestOf,
-  failure: googleApiFailure,
+  failure: (error) => {
+    const status = apiErrorOf(error)?.status ?? oauthErrorOf(error)?.error;
+    const http = httpStatusOf(googleHttpFace(error));
+    const code =
+      status !== undefined ? snakeCode(status) : http === undefined ? 'http_error' : (CODE_OF_HTTP_STATUS[http] ?? `http_${http}`);
+    const retryable = RETRYABLE_STATUSES.has(http);
+    return { code, retryable, retryAfterMs: retryable ? googleRetryAfterMs(error) : undefined };
+  },
 });

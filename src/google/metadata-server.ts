@@ -20,44 +20,29 @@ const EXPLANATIONS: Readonly<Record<number, string>> = {
 /** The metadata server's path prefix. */
 const METADATA_PATH = '/computeMetadata/';
 
-/** True for a URL whose path is the metadata server's. */
-function isMetadataUrl(url: string | undefined): boolean {
-  // only a URL that holds the prefix at all is parsed (every Google API error passes here)
-  if (url === undefined || !url.includes(METADATA_PATH)) return false;
-  return urlPathOf(url)?.startsWith(METADATA_PATH) === true;
-}
-
 /**
- * True for a gaxios error with an HTTP status from a request to the metadata server (`/computeMetadata/...`), such as
- * the one google-auth-library's `Compute` client throws when no access token is to be had.
- */
-function isMetadataServerError(error: unknown): boolean {
-  return isGaxiosError(error) && httpStatusOf(error) !== undefined && isMetadataUrl(requestUrlOf(error));
-}
-
-/**
- * Client text: `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the
- * Compute Engine instance does not have any permission scopes specified.` (the explanation when google-auth-library
- * gave one).
- */
-function metadataServerMessage(error: unknown): string {
-  const status = httpStatusOf(error) ?? 0;
-  const phrase = reasonPhrase(status);
-  const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
-  const explanation = EXPLANATIONS[status];
-  const explained = explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1));
-  return explained ? `${head} ${explanation}` : head;
-}
-
-/**
- * Metadata server failures ({@link isMetadataServerError}): text as {@link metadataServerMessage}, status 500 (the
- * server's environment, not the caller), logged at warn; failure code `metadata_server`, retryable after a 5xx, not
- * after a 4xx (the instance's settings must change).
+ * Metadata server failures: a gaxios error with an HTTP status from a request to the metadata server
+ * (`/computeMetadata/...`), such as the one google-auth-library's `Compute` client throws when no access token is to be
+ * had. Text `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the Compute
+ * Engine instance does not have any permission scopes specified.` (the explanation when google-auth-library gave
+ * one), status 500 (the server's environment, not the caller), logged at warn; failure code `metadata_server`,
+ * retryable after a 5xx, not after a 4xx (the instance's settings must change).
  */
 export const googleMetadataServerRule = googleRule({
   name: 'google-metadata-server',
-  predicate: isMetadataServerError,
-  message: metadataServerMessage,
+  predicate: (error) => {
+    if (!isGaxiosError(error) || httpStatusOf(error) === undefined) return false;
+    const url = requestUrlOf(error);
+    // only a URL that holds the prefix at all is parsed (every Google API error passes here)
+    return url?.includes(METADATA_PATH) === true && urlPathOf(url)?.startsWith(METADATA_PATH) === true;
+  },
+  message: (error) => {
+    const status = httpStatusOf(error) ?? 0;
+    const phrase = reasonPhrase(status);
+    const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
+    const explanation = EXPLANATIONS[status];
+    return explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1)) ? `${head} ${explanation}` : head;
+  },
   status: 500,
   request: googleFailedRequestOf,
   failure: (error) => ({ code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 }),

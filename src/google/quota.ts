@@ -36,7 +36,9 @@ export const googleQuotaRule = googleRule({
   name: 'google-quota',
   predicate: (error) => {
     const status = googleApiErrorStatus(error);
-    return status === 429 || (status !== undefined && (apiErrorOf(error)?.status === 'RESOURCE_EXHAUSTED' || quotaReasonOf(error) !== undefined));
+    if (status === undefined || status === 429) return status === 429;
+    const api = apiErrorOf(error);
+    return api?.status === 'RESOURCE_EXHAUSTED' || reasonIn(api, QUOTA_REASONS) !== undefined;
   },
   message: (error) => apiErrorText(error, quotaReasonOf(error)),
   status: 429,

@@ -24,11 +24,6 @@ const MAX_MEMBERS = 4;
 /** Codes of timeouts besides those of {@link isTimeoutError}. */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 
-/** True for a timeout ({@link isTimeoutError}) or an error whose code (or node-fetch `errno`) is a timeout's. */
-function isTimeoutNode(node: unknown): boolean {
-  return isTimeoutError(node) || TIMEOUT_CODES.has(stringCodeOrErrno(node) ?? '');
-}
-
 /** The first network failure code on the error's chain (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`...). */
 function networkCodeOf(error: unknown): string | undefined {
   return findInChain(
@@ -52,7 +47,9 @@ function networkCodeOf(error: unknown): string | undefined {
 function transportFailure(error: unknown): 'timeout' | 'abort' | 'network' | undefined {
   if (!isGoogleHttpError(error) || httpStatusOf(error) !== undefined) return undefined;
   const reason = readProp(readProp(readProp(error, 'config'), 'signal'), 'reason');
-  if (readString(reason, 'name') === 'TimeoutError' || someInChain(error, isTimeoutNode, MAX_NODES, MAX_MEMBERS)) return 'timeout';
+  // a timeout's error or code (or node-fetch `errno`) anywhere on the chain
+  const timeout = (node: unknown): boolean => isTimeoutError(node) || TIMEOUT_CODES.has(stringCodeOrErrno(node) ?? '');
+  if (readString(reason, 'name') === 'TimeoutError' || someInChain(error, timeout, MAX_NODES, MAX_MEMBERS)) return 'timeout';
   if (someInChain(error, isAbortShape, MAX_NODES, MAX_MEMBERS)) return 'abort';
   return networkCodeOf(error) === undefined ? undefined : 'network';
 }
