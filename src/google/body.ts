@@ -56,8 +56,7 @@ function durationMs(value: unknown): number | undefined {
   if (typeof value === 'string') {
     const match = /^(\d{1,9})(?:\.(\d{1,9}))?s$/.exec(value);
     if (match === null) return undefined;
-    const seconds = Number(match[1]) + (match[2] === undefined ? 0 : Number(`0.${match[2]}`));
-    return Math.ceil(seconds * 1000);
+    return Math.ceil((Number(match[1]) + Number(`0.${match[2] ?? 0}`)) * 1000);
   }
   const seconds = readNumber(value, 'seconds') ?? Number(readString(value, 'seconds') ?? Number.NaN);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;

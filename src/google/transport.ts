@@ -12,6 +12,7 @@ import { findInChain, someInChain } from '../kit/chain.js';
 import { isAbortShape, isNetworkCode, isTimeoutError, stringCodeOrErrno } from '../kit/codes.js';
 import { httpStatusOf } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
+import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { googleRule, isGoogleHttpError } from './gaxios.js';
 
 /** Most errors looked at below one failure. */
@@ -53,38 +54,35 @@ function transportFailure(error: unknown): 'timeout' | 'abort' | 'network' | und
   return networkCodeOf(error) === undefined ? undefined : 'network';
 }
 
+/** The rule for one {@link transportFailure} kind, status 504, 499 or 502, failure facts as the core rule's. */
+function transportRule(
+  kind: 'timeout' | 'abort' | 'network',
+  message: NonNullable<ErrorRule['message']>,
+  status: number,
+  failure: FailureFacts,
+): ErrorRule {
+  return googleRule({ name: `google-${kind}`, predicate: (error) => transportFailure(error) === kind, message, status, failure });
+}
+
 /**
  * Timed-out gaxios requests: `The Google API request timed out.`, status 504, logged at warn; failure code `timeout`,
  * retryable (as the core timeout rule's).
  */
-export const googleTimeoutRule = googleRule({
-  name: 'google-timeout',
-  predicate: (error) => transportFailure(error) === 'timeout',
-  message: 'The Google API request timed out.',
-  status: 504,
-  failure: { code: 'timeout', retryable: true },
-});
+export const googleTimeoutRule = transportRule('timeout', 'The Google API request timed out.', 504, { code: 'timeout', retryable: true });
 
 /**
  * Aborted gaxios requests (through their `signal`, without a timeout): `The Google API request was aborted.`, status
  * 499 (client closed request), logged at warn; failure code `aborted`, not retryable (as the core abort rule's).
  */
-export const googleAbortRule = googleRule({
-  name: 'google-abort',
-  predicate: (error) => transportFailure(error) === 'abort',
-  message: 'The Google API request was aborted.',
-  status: 499,
-  failure: { code: 'aborted', retryable: false },
-});
+export const googleAbortRule = transportRule('abort', 'The Google API request was aborted.', 499, { code: 'aborted', retryable: false });
 
 /**
  * gaxios network failures: `Network error while calling the Google API (<CODE>).`, status 502, logged at warn; failure
  * code `network`, retryable (as the core network rule's).
  */
-export const googleNetworkRule = googleRule({
-  name: 'google-network',
-  predicate: (error) => transportFailure(error) === 'network',
-  message: (error) => `Network error while calling the Google API (${networkCodeOf(error) ?? 'UNKNOWN'}).`,
-  status: 502,
-  failure: { code: 'network', retryable: true },
-});
+export const googleNetworkRule = transportRule(
+  'network',
+  (error) => `Network error while calling the Google API (${networkCodeOf(error) ?? 'UNKNOWN'}).`,
+  502,
+  { code: 'network', retryable: true },
+);
