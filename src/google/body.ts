@@ -14,16 +14,15 @@ const MAX_ENTRIES = 16;
 
 /** The fields of an AIP-193 error body that are safe to show. */
 export interface GoogleApiErrorBody {
-  /** `error.code`: the HTTP status Google meant. */
-  readonly code: number | undefined;
   /** `error.status`: the canonical code (`PERMISSION_DENIED`, `NOT_FOUND`, `RESOURCE_EXHAUSTED`...). */
   readonly status: string | undefined;
   /** `error.message` (else the first `errors[].message`), on one line and bounded. */
   readonly message: string | undefined;
-  /** `details[]` ErrorInfo reasons (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `RATE_LIMIT_EXCEEDED`), first. */
-  readonly infoReasons: readonly string[];
-  /** `errors[].reason` (`forbidden`, `insufficientPermissions`, `rateLimitExceeded`...). */
-  readonly legacyReasons: readonly string[];
+  /**
+   * The reasons: `details[]` ErrorInfo reasons (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `RATE_LIMIT_EXCEEDED`) first, then
+   * `errors[].reason` (`forbidden`, `insufficientPermissions`, `rateLimitExceeded`...).
+   */
+  readonly reasons: readonly string[];
   /** `details[]` RetryInfo `retryDelay`, in whole milliseconds (rounded up). */
   readonly retryDelayMs: number | undefined;
 }
@@ -57,29 +56,16 @@ function durationMs(value: unknown): number | undefined {
   if (typeof value === 'string') {
     const match = /^(\d{1,9})(?:\.(\d{1,9}))?s$/.exec(value);
     if (match === null) return undefined;
-    const seconds = Number(match[1]) + (match[2] === undefined ? 0 : Number(`0.${match[2]}`));
-    return Math.ceil(seconds * 1000);
+    return Math.ceil((Number(match[1]) + Number(`0.${match[2] ?? 0}`)) * 1000);
   }
   const seconds = readNumber(value, 'seconds') ?? Number(readString(value, 'seconds') ?? Number.NaN);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  const nanos = readNumber(value, 'nanos') ?? 0;
-  return Math.ceil(seconds * 1000 + (Number.isFinite(nanos) && nanos > 0 ? nanos / 1e6 : 0));
+  return Math.ceil(seconds * 1000 + Math.max(0, readNumber(value, 'nanos') ?? 0) / 1e6);
 }
 
-/** True when a `details[]` entry's `@type` names `type` (`google.rpc.ErrorInfo`). */
-function typeIs(detail: unknown, type: string): boolean {
-  const at = readString(detail, '@type');
-  return at !== undefined && (at === `type.googleapis.com/${type}` || at.endsWith(`/${type}`));
-}
-
-/** The identifier-shaped `reason`s of `list`. */
-function reasonsOf(list: readonly unknown[]): string[] {
-  const reasons: string[] = [];
-  for (const entry of list) {
-    const reason = identifier(readString(entry, 'reason'));
-    if (reason !== undefined) reasons.push(reason);
-  }
-  return reasons;
+/** The `details[]` entries whose `@type` names `type` (`type.googleapis.com/google.rpc.ErrorInfo`). */
+function detailsOfType(details: readonly unknown[], type: string): unknown[] {
+  return details.filter((detail) => readString(detail, '@type')?.endsWith(`/google.rpc.${type}`) === true);
 }
 
 /**
@@ -91,19 +77,16 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
   if (!isObjectLike(error) || Array.isArray(error)) return undefined;
   const details = entries(readProp(error, 'details'));
   const legacy = entries(readProp(error, 'errors'));
-  const retryDelayMs = details
-    .filter((detail) => typeIs(detail, 'google.rpc.RetryInfo'))
-    .map((detail) => durationMs(readProp(detail, 'retryDelay')))
-    .find((seconds) => seconds !== undefined);
-  const code = readProp(error, 'code');
   const legacyMessage = legacy.map((entry) => readString(entry, 'message')).find((message) => message !== undefined);
   return {
-    code: typeof code === 'number' && Number.isInteger(code) ? code : undefined,
     status: identifier(readString(error, 'status')),
     message: serverTextLine(readString(error, 'message')) ?? serverTextLine(legacyMessage),
-    infoReasons: reasonsOf(details.filter((detail) => typeIs(detail, 'google.rpc.ErrorInfo'))),
-    legacyReasons: reasonsOf(legacy),
-    retryDelayMs,
+    reasons: [...detailsOfType(details, 'ErrorInfo'), ...legacy]
+      .map((entry) => identifier(readString(entry, 'reason')))
+      .filter((reason) => reason !== undefined),
+    retryDelayMs: detailsOfType(details, 'RetryInfo')
+      .map((detail) => durationMs(readProp(detail, 'retryDelay')))
+      .find((ms) => ms !== undefined),
   };
 }
 
@@ -133,6 +116,5 @@ export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
 
 /** The first reason of `api` (ErrorInfo reasons, then legacy `errors[].reason`) that is in `reasons`, or `undefined`. */
 export function reasonIn(api: GoogleApiErrorBody | undefined, reasons: ReadonlySet<string>): string | undefined {
-  if (api === undefined) return undefined;
-  return [...api.infoReasons, ...api.legacyReasons].find((reason) => reasons.has(reason));
+  return api?.reasons.find((reason) => reasons.has(reason));
 }

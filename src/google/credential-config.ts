@@ -7,76 +7,51 @@
  * client (`invalid_client`). The client text keeps Google's description and says that a new key or a configuration
  * change is needed; no re-authorization hint is added.
  */
-import type { ErrorRule, FailureFacts } from '../rules/rule.js';
-import { googleFailedRequestOf } from './api-error.js';
-import { oauthErrorOf } from './body.js';
-import { snakeCode } from './failure-facts.js';
-import { oauthGrantKind } from './oauth-grant.js';
 import { asSentence } from '../text.js';
+import { googleFailedRequestOf, snakeCode } from './api-error.js';
+import { oauthErrorOf } from './body.js';
+import { googleRule } from './gaxios.js';
+import { authorizationFailedText, oauthGrantKind } from './oauth-grant.js';
 
-/** The sentence added after Google's description, by case. */
-const ADVICE = {
-  serviceAccount: "The service account's key was refused: a new key or a configuration change is needed; signing in again will not help.",
-  tokenExchange:
-    'The workload identity federation configuration (pool provider, audience or subject token) needs to change; signing in again will not help.',
-  unauthorizedClient:
-    'The OAuth client is not allowed this grant or these scopes (for domain-wide delegation, see the Admin console): a configuration change is needed; signing in again will not help.',
-  invalidClient: 'The OAuth client ID or secret is not valid: a configuration change is needed; signing in again will not help.',
-} as const;
+/** What signing in again cannot fix, said after Google's description. */
+const NOT_SIGN_IN = 'signing in again will not help.';
 
-/** Which advice applies, or `undefined` when the error is not one of these (see the module comment). */
+/** The service account's advice, also what a message for any other error says. */
+const SERVICE_ACCOUNT = `The service account's key was refused: a new key or a configuration change is needed; ${NOT_SIGN_IN}`;
+
+/** The sentence added after Google's description: by OAuth `error` for the two client errors, else by the kind of grant. */
+const ADVICE: Readonly<Record<string, string>> = {
+  unauthorized_client: `The OAuth client is not allowed this grant or these scopes (for domain-wide delegation, see the Admin console): a configuration change is needed; ${NOT_SIGN_IN}`,
+  invalid_client: `The OAuth client ID or secret is not valid: a configuration change is needed; ${NOT_SIGN_IN}`,
+  'service-account': SERVICE_ACCOUNT,
+  'token-exchange': `The workload identity federation configuration (pool provider, audience or subject token) needs to change; ${NOT_SIGN_IN}`,
+};
+
+/**
+ * The advice for an OAuth token error of a service account's JWT grant or of an STS token exchange (any `error`), or
+ * an `unauthorized_client` / `invalid_client` of any grant; `undefined` for any other error (a user's grant).
+ */
 function adviceOf(error: unknown): string | undefined {
   const kind = oauthGrantKind(error);
   if (kind === undefined) return undefined;
-  const oauth = oauthErrorOf(error);
-  if (oauth?.error === 'unauthorized_client') return ADVICE.unauthorizedClient;
-  if (oauth?.error === 'invalid_client') return ADVICE.invalidClient;
-  if (kind === 'service-account') return ADVICE.serviceAccount;
-  if (kind === 'token-exchange') return ADVICE.tokenExchange;
-  return undefined;
+  const code = oauthErrorOf(error)?.error;
+  return ADVICE[code === 'unauthorized_client' || code === 'invalid_client' ? code : kind];
 }
 
 /**
- * True for an OAuth token error of a service account's JWT grant or of an STS token exchange (any `error`), or an
- * `unauthorized_client` / `invalid_client` of any grant.
+ * OAuth token errors that need a new key or a configuration change ({@link adviceOf}). Text
+ * `Google authorization failed (<error>): <error_description> <advice>`, such as `Google authorization failed
+ * (invalid_grant): Invalid JWT Signature. The service account's key was refused: a new key or a configuration change
+ * is needed; signing in again will not help.`, with no re-authorization text. Status 403 for `unauthorized_client`
+ * (an administrator's grant is missing), else 500 (the server's credentials); logged at warn. Failure code the OAuth
+ * `error` (`invalid_grant`, `unauthorized_client`...), not retryable.
  */
-function isCredentialConfigError(error: unknown): boolean {
-  return adviceOf(error) !== undefined;
-}
-
-/**
- * Client text: `Google authorization failed (<error>): <error_description> <advice>`, such as
- * `Google authorization failed (invalid_grant): Invalid JWT Signature. The service account's key was refused: a new
- * key or a configuration change is needed; signing in again will not help.`
- */
-function credentialConfigMessage(error: unknown): string {
-  const oauth = oauthErrorOf(error);
-  const head = `Google authorization failed (${oauth?.error ?? 'invalid_grant'})`;
-  const advice = adviceOf(error) ?? ADVICE.serviceAccount;
-  return oauth?.description === undefined ? `${head}. ${advice}` : `${head}: ${asSentence(oauth.description)} ${advice}`;
-}
-
-/** Status: 403 for `unauthorized_client` (an administrator's grant is missing), else 500 (the server's credentials). */
-function credentialConfigStatus(error: unknown): number {
-  return oauthErrorOf(error)?.error === 'unauthorized_client' ? 403 : 500;
-}
-
-/** Failure facts: code the OAuth `error` (`invalid_grant`, `unauthorized_client`...), not retryable. */
-function credentialConfigFailure(error: unknown): FailureFacts {
-  return { code: snakeCode(oauthErrorOf(error)?.error ?? 'invalid_grant'), retryable: false };
-}
-
-/**
- * OAuth token errors that need a new key or a configuration change ({@link isCredentialConfigError}): text as
- * {@link credentialConfigMessage}, no re-authorization text, status 403 for `unauthorized_client` and 500 otherwise,
- * logged at warn; failure code the OAuth `error`, not retryable.
- */
-export const googleCredentialConfigRule: ErrorRule = Object.freeze({
+export const googleCredentialConfigRule = googleRule({
   name: 'google-credential-config',
-  predicate: isCredentialConfigError,
-  message: credentialConfigMessage,
-  status: credentialConfigStatus,
-  level: 'warn',
+  predicate: (error) => adviceOf(error) !== undefined,
+  message: (error) =>
+    `${asSentence(authorizationFailedText(oauthErrorOf(error)))} ${adviceOf(error) ?? SERVICE_ACCOUNT}`,
+  status: (error) => (oauthErrorOf(error)?.error === 'unauthorized_client' ? 403 : 500),
   request: googleFailedRequestOf,
-  failure: credentialConfigFailure,
+  failure: (error) => ({ code: snakeCode(oauthErrorOf(error)?.error ?? 'invalid_grant'), retryable: false }),
 });

@@ -5,6 +5,7 @@
  */
 import { isHttpClientError } from '../kit/http.js';
 import { readProp } from '../kit/read.js';
+import type { ErrorRule } from '../rules/rule.js';
 
 /** The registered symbol every gaxios copy (6, 7, 8) sets on its errors (a class field); its value is the version. */
 const GAXIOS_ERROR_SYMBOL: symbol = Symbol.for('gaxios-gaxios-error');
@@ -30,4 +31,9 @@ export function isGaxiosError(error: unknown): boolean {
 /** True for a gaxios error or an HTTP-client-like error (google-auth-library's STS re-wraps). */
 export function isGoogleHttpError(error: unknown): boolean {
   return isGaxiosError(error) || isHttpClientError(error);
+}
+
+/** A Google rule: each is logged at warn, and frozen. */
+export function googleRule(rule: Omit<ErrorRule, 'level'>): ErrorRule {
+  return Object.freeze({ ...rule, level: 'warn' as const });
 }

@@ -24,8 +24,8 @@ const HTTP2_MESSAGE_PREFIX = 'Request failed with status code ';
 export function isHttp2ResponseError(error: unknown): boolean {
   if (readString(error, 'name') !== 'Error' || hasKey(error, 'response')) return false;
   const cause = readProp(error, 'cause');
-  if (!isObjectLike(cause) || !isObjectLike(readProp(cause, 'config')) || !isHttpStatus(readProp(cause, 'status'))) return false;
-  return messageOf(error).startsWith(HTTP2_MESSAGE_PREFIX);
+  // (a `cause` that is no object has no `config`)
+  return isObjectLike(readProp(cause, 'config')) && isHttpStatus(readProp(cause, 'status')) && messageOf(error).startsWith(HTTP2_MESSAGE_PREFIX);
 }
 
 /**

@@ -57,12 +57,11 @@ import { googleApiErrorRule } from './api-error.js';
 import { googleCredentialConfigRule } from './credential-config.js';
 import { googleMetadataServerRule } from './metadata-server.js';
 import { googleMissingCredentialsRule } from './missing-credentials.js';
-import { googleNetworkRule } from './network.js';
 import { googleOAuthRefreshRule } from './oauth-refresh.js';
 import { googleQuotaRule } from './quota.js';
 import { googleInsufficientScopesRule } from './scopes.js';
 import { googleSignInRequiredRule } from './sign-in-required.js';
-import { googleAbortRule, googleTimeoutRule } from './timeout.js';
+import { googleAbortRule, googleNetworkRule, googleTimeoutRule } from './transport.js';
 import { googleUnauthenticatedRule } from './unauthenticated.js';
 
 /**

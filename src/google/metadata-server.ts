@@ -8,9 +8,8 @@
 import { httpStatusOf, reasonPhrase, requestUrlOf } from '../kit/http.js';
 import { messageOf } from '../kit/read.js';
 import { urlPathOf } from '../kit/url.js';
-import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { googleFailedRequestOf } from './api-error.js';
-import { isGaxiosError } from './gaxios.js';
+import { googleRule, isGaxiosError } from './gaxios.js';
 
 /** google-auth-library's explanations, by status, as it words them. */
 const EXPLANATIONS: Readonly<Record<number, string>> = {
@@ -21,50 +20,30 @@ const EXPLANATIONS: Readonly<Record<number, string>> = {
 /** The metadata server's path prefix. */
 const METADATA_PATH = '/computeMetadata/';
 
-/** True for a URL whose path is the metadata server's. */
-function isMetadataUrl(url: string | undefined): boolean {
-  // only a URL that holds the prefix at all is parsed (every Google API error passes here)
-  if (url === undefined || !url.includes(METADATA_PATH)) return false;
-  return urlPathOf(url)?.startsWith(METADATA_PATH) === true;
-}
-
 /**
- * True for a gaxios error with an HTTP status from a request to the metadata server (`/computeMetadata/...`), such as
- * the one google-auth-library's `Compute` client throws when no access token is to be had.
+ * Metadata server failures: a gaxios error with an HTTP status from a request to the metadata server
+ * (`/computeMetadata/...`), such as the one google-auth-library's `Compute` client throws when no access token is to be
+ * had. Text `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the Compute
+ * Engine instance does not have any permission scopes specified.` (the explanation when google-auth-library gave
+ * one), status 500 (the server's environment, not the caller), logged at warn; failure code `metadata_server`,
+ * retryable after a 5xx, not after a 4xx (the instance's settings must change).
  */
-function isMetadataServerError(error: unknown): boolean {
-  return isGaxiosError(error) && httpStatusOf(error) !== undefined && isMetadataUrl(requestUrlOf(error));
-}
-
-/**
- * Client text: `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the
- * Compute Engine instance does not have any permission scopes specified.` (the explanation when google-auth-library
- * gave one).
- */
-function metadataServerMessage(error: unknown): string {
-  const status = httpStatusOf(error) ?? 0;
-  const phrase = reasonPhrase(status);
-  const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
-  const explanation = EXPLANATIONS[status];
-  const explained = explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1));
-  return explained ? `${head} ${explanation}` : head;
-}
-
-/** Failure facts: code `metadata_server`; retryable after a 5xx, not after a 4xx (the instance's settings must change). */
-function metadataServerFailure(error: unknown): FailureFacts {
-  return { code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 };
-}
-
-/**
- * Metadata server failures ({@link isMetadataServerError}): text as {@link metadataServerMessage}, status 500 (the
- * server's environment, not the caller), logged at warn; failure facts as {@link metadataServerFailure}.
- */
-export const googleMetadataServerRule: ErrorRule = Object.freeze({
+export const googleMetadataServerRule = googleRule({
   name: 'google-metadata-server',
-  predicate: isMetadataServerError,
-  message: metadataServerMessage,
+  predicate: (error) => {
+    if (!isGaxiosError(error) || httpStatusOf(error) === undefined) return false;
+    const url = requestUrlOf(error);
+    // only a URL that holds the prefix at all is parsed (every Google API error passes here)
+    return url?.includes(METADATA_PATH) === true && urlPathOf(url)?.startsWith(METADATA_PATH) === true;
+  },
+  message: (error) => {
+    const status = httpStatusOf(error) ?? 0;
+    const phrase = reasonPhrase(status);
+    const head = `The Compute Engine metadata server gave no access token (${status}${phrase === undefined ? '' : ` ${phrase}`}).`;
+    const explanation = EXPLANATIONS[status];
+    return explanation !== undefined && messageOf(error).includes(explanation.slice(0, -1)) ? `${head} ${explanation}` : head;
+  },
   status: 500,
-  level: 'warn',
   request: googleFailedRequestOf,
-  failure: metadataServerFailure,
+  failure: (error) => ({ code: 'metadata_server', retryable: (httpStatusOf(error) ?? 0) >= 500 }),
 });

@@ -12,116 +12,48 @@
  * one (`[...googleRules, ...coreRules]`).
  */
 import { messageOf, readString, stackOf } from '../kit/read.js';
-import type { ErrorRule } from '../rules/rule.js';
-import { isGaxiosError } from './gaxios.js';
+import { googleRule, isGaxiosError } from './gaxios.js';
 
 /** GAL's message prefix (10/11) for any failure to use the GOOGLE_APPLICATION_CREDENTIALS file. */
 const GAC_PREFIX = 'Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: ';
 
+/** The text of GAL 9 for its credential-file failures, which it words without the 10/11 prefix. */
+const GAL9_FILE_PREFIX = 'Unable to read the Google credential file: ';
+
 /** GAL's text for a credential file path that is not a file (its path sits between these two parts). */
 const FILE_AT = 'The file at ';
 const NOT_A_FILE = ' does not exist, or it is not a file.';
-
-/** GAL's fixed ADC messages; shown as they are, on one line. */
-const FIXED_PREFIXES = [
-  'Could not load the default credentials.',
-  'Unable to detect a Project Id in the current environment.',
-  'Unable to find credentials in current environment.',
-  'Unable to detect a Universe Domain in the current environment.',
-] as const;
 
 /** GAL's messages about the content of a credential file (no path in them). */
 const CONTENT_PREFIXES = [
   'The incoming JSON object does not ',
   'Must pass in a JSON object containing ',
   'Must pass in a stream containing ',
-] as const;
+];
 
-/** Error names GAL throws these as (a ToolError carrying the same words is someone's deliberate error, not GAL's). */
-const GAL_NAMES = new Set(['Error', 'SyntaxError']);
-
-/** Every prefix above in one anchored test: most messages are turned away at their first character. */
-const KNOWN_PREFIX = new RegExp(
-  `^(?:${[GAC_PREFIX, FILE_AT, ...FIXED_PREFIXES, ...CONTENT_PREFIXES].map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
-);
+/** GAL's fixed ADC messages, and those about a file's content; shown as they are, on one line. */
+const SHOWN_PREFIXES = [
+  'Could not load the default credentials.',
+  'Unable to detect a Project Id in the current environment.',
+  'Unable to find credentials in current environment.',
+  'Unable to detect a Universe Domain in the current environment.',
+  ...CONTENT_PREFIXES,
+];
 
 /** Longest message looked at. */
 const MAX_LOOKED_AT = 4096;
 
-/** The text of GAL 9 for its credential-file failures, which it words without the 10/11 prefix. */
-const GAL9_FILE_PREFIX = 'Unable to read the Google credential file: ';
+/** Longest stack looked at. */
+const MAX_STACK_LOOKED_AT = 8192;
 
 /** A stack frame in google-auth-library's `GoogleAuth` (any install name, such as `google-auth-library9`). */
 const GOOGLE_AUTH_FRAME = /google-auth-library[^/\\\s]*[/\\]build[/\\]src[/\\]auth[/\\]googleauth\.js/;
 
-/** Longest stack looked at. */
-const MAX_STACK_LOOKED_AT = 8192;
-
 /** The key file formats google-auth-library reads (`keyFile` / `keyFilename`). */
 const KEY_FILE = /\.(?:json|p12|pem)$/i;
 
-/**
- * True for google-auth-library 9's bare `SyntaxError` for a credential file that is not JSON: a `SyntaxError` without
- * GAL 10/11's prefix, thrown by `JSON.parse` inside GAL's `auth/googleauth.js` (its stack says so).
- */
-function isGal9CredentialSyntaxError(error: unknown): boolean {
-  if (readString(error, 'name') !== 'SyntaxError' || messageOf(error).startsWith(GAC_PREFIX)) return false;
-  const stack = stackOf(error);
-  return stack !== undefined && GOOGLE_AUTH_FRAME.test(stack.slice(0, MAX_STACK_LOOKED_AT));
-}
-
-/**
- * True for a `keyFile` / `keyFilename` that does not exist: Node's `ENOENT` error from `open` (named `Error`, string
- * `path`) for a `.json`, `.p12` or `.pem` file, which google-auth-library passes on as it is.
- */
-function isMissingKeyFile(error: unknown): boolean {
-  if (isGaxiosError(error) || readString(error, 'name') !== 'Error') return false;
-  if (readString(error, 'code') !== 'ENOENT' || readString(error, 'syscall') !== 'open') return false;
-  const path = readString(error, 'path');
-  return path !== undefined && KEY_FILE.test(path);
-}
-
-function galMessage(error: unknown): string | undefined {
-  // GAL's credential errors are plain Errors it throws itself, never the HTTP errors of gaxios.
-  if (isGaxiosError(error)) return undefined;
-  const name = readString(error, 'name');
-  if (name === undefined || !GAL_NAMES.has(name)) return undefined;
-  const message = messageOf(error);
-  return message === '' ? undefined : message.slice(0, MAX_LOOKED_AT);
-}
-
-function isFileNotFound(text: string): boolean {
-  return text.startsWith(FILE_AT) && text.includes(NOT_A_FILE);
-}
-
 function startsWithAny(text: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => text.startsWith(prefix));
-}
-
-/**
- * True for google-auth-library's "no usable default credentials" errors: `Could not load the default credentials...`,
- * `Unable to detect a Project Id...`, `Unable to find credentials...`, a GOOGLE_APPLICATION_CREDENTIALS file that is
- * missing, not JSON or incomplete (GAL 10/11 prefix `Unable to read the credential file specified by the
- * GOOGLE_APPLICATION_CREDENTIALS environment variable:`; GAL 9 `The file at <path> does not exist, or it is not a
- * file.`; GAL 9's bare `SyntaxError`, see the module comment), a missing `keyFile`, and credential JSON without a
- * required field (`The incoming JSON object does not contain a client_email field`). Only errors named `Error` or
- * `SyntaxError` count.
- */
-function isMissingCredentialsError(error: unknown): boolean {
-  if (isGal9CredentialSyntaxError(error) || isMissingKeyFile(error)) return true;
-  const message = galMessage(error);
-  if (message === undefined) return false;
-  return KNOWN_PREFIX.test(message) && (!message.startsWith(FILE_AT) || isFileNotFound(message));
-}
-
-/** What went wrong with a credential file, in words without its path or content. */
-function credentialFileProblem(error: unknown, rest: string): string {
-  const code = readString(error, 'code');
-  const codeNote = code !== undefined && /^E[A-Z]{2,15}$/.test(code) ? ` (${code})` : '';
-  if (isFileNotFound(rest)) return `the file does not exist or is not a file${codeNote}.`;
-  if (readString(error, 'name') === 'SyntaxError') return 'the file is not valid JSON.';
-  if (startsWithAny(rest, CONTENT_PREFIXES)) return collapseWhitespace(rest);
-  return `the file could not be used${codeNote}.`;
 }
 
 /** `text` with each whitespace run (newlines included) made one space, trimmed. */
@@ -129,38 +61,57 @@ function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Client text, GAL's own words without paths:
- * - `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
- * - `Unable to detect a Project Id in the current environment. To learn more about authentication and Google APIs, visit: https://cloud.google.com/docs/authentication/getting-started`
- * - `Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: the file does not exist or is not a file (ENOENT).`
- *   (`...: the file is not valid JSON.`, `...: The incoming JSON object does not contain a client_secret field`)
- * - GAL 9, missing file, and a missing `keyFile` (any version): `Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).`
- * - GAL 9, a file that is not JSON: `Unable to read the Google credential file: the file is not valid JSON.`
- */
-function missingCredentialsMessage(error: unknown): string {
-  if (isGal9CredentialSyntaxError(error)) return `${GAL9_FILE_PREFIX}the file is not valid JSON.`;
-  if (isMissingKeyFile(error)) return `${GAL9_FILE_PREFIX}the file does not exist or is not a file (ENOENT).`;
-  const message = galMessage(error) ?? '';
-  if (message.startsWith(GAC_PREFIX)) {
-    return `${GAC_PREFIX}${credentialFileProblem(error, message.slice(GAC_PREFIX.length))}`;
-  }
-  if (isFileNotFound(message)) return `${GAL9_FILE_PREFIX}${credentialFileProblem(error, message)}`;
-  if (startsWithAny(message, FIXED_PREFIXES) || startsWithAny(message, CONTENT_PREFIXES)) return collapseWhitespace(message);
-  return 'Google credentials are missing or unusable.';
+/** What went wrong with a credential file, in words without its path or content (`rest`: GAL's words about it). */
+function fileProblem(error: unknown, rest: string): string {
+  const code = readString(error, 'code');
+  const codeNote = code !== undefined && /^E[A-Z]{2,15}$/.test(code) ? ` (${code})` : '';
+  if (rest.startsWith(FILE_AT) && rest.includes(NOT_A_FILE)) return `the file does not exist or is not a file${codeNote}.`;
+  if (readString(error, 'name') === 'SyntaxError') return 'the file is not valid JSON.';
+  if (startsWithAny(rest, CONTENT_PREFIXES)) return collapseWhitespace(rest);
+  return `the file could not be used${codeNote}.`;
 }
 
 /**
- * Missing or unusable default credentials ({@link isMissingCredentialsError}): text as
- * {@link missingCredentialsMessage}, status 500 (the server's configuration, not the caller's sign-in), logged at
- * warn; failure code `missing_credentials`, not retryable. Place it before any generic file-system rule:
- * `[...googleRules, ...coreRules]`.
+ * The client text of google-auth-library's "no usable default credentials" errors, GAL's own words without paths;
+ * `undefined` for any other value. Only errors named `Error` or `SyntaxError` count.
+ * - `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
+ *   (and `Unable to detect a Project Id...`, `Unable to find credentials...`, `Unable to detect a Universe Domain...`)
+ * - A GOOGLE_APPLICATION_CREDENTIALS file that is missing, not JSON or incomplete (GAL 10/11):
+ *   `Unable to read the credential file specified by the GOOGLE_APPLICATION_CREDENTIALS environment variable: the file does not exist or is not a file (ENOENT).`
+ *   (`...: the file is not valid JSON.`, `...: The incoming JSON object does not contain a client_secret field`)
+ * - GAL 9, missing file (`The file at <path> does not exist, or it is not a file.`), and a missing `keyFile` (any
+ *   version): `Unable to read the Google credential file: the file does not exist or is not a file (ENOENT).`
+ * - GAL 9, a file that is not JSON (its bare `SyntaxError`, see the module comment):
+ *   `Unable to read the Google credential file: the file is not valid JSON.`
+ * - Credential JSON without a required field: `The incoming JSON object does not contain a client_email field`.
  */
-export const googleMissingCredentialsRule: ErrorRule = Object.freeze({
+function missingCredentialsText(error: unknown): string | undefined {
+  const name = readString(error, 'name');
+  const message = messageOf(error).slice(0, MAX_LOOKED_AT);
+  if (name === 'SyntaxError' && !message.startsWith(GAC_PREFIX) && GOOGLE_AUTH_FRAME.test(stackOf(error)?.slice(0, MAX_STACK_LOOKED_AT) ?? '')) {
+    return `${GAL9_FILE_PREFIX}the file is not valid JSON.`;
+  }
+  // GAL's credential errors are plain Errors it throws itself, never the HTTP errors of gaxios.
+  if (isGaxiosError(error)) return undefined;
+  const path = readString(error, 'path');
+  if (name === 'Error' && readString(error, 'code') === 'ENOENT' && readString(error, 'syscall') === 'open' && path !== undefined && KEY_FILE.test(path)) {
+    return `${GAL9_FILE_PREFIX}the file does not exist or is not a file (ENOENT).`;
+  }
+  if (name !== 'Error' && name !== 'SyntaxError') return undefined;
+  if (message.startsWith(GAC_PREFIX)) return GAC_PREFIX + fileProblem(error, message.slice(GAC_PREFIX.length));
+  if (message.startsWith(FILE_AT) && message.includes(NOT_A_FILE)) return GAL9_FILE_PREFIX + fileProblem(error, message);
+  return startsWithAny(message, SHOWN_PREFIXES) ? collapseWhitespace(message) : undefined;
+}
+
+/**
+ * Missing or unusable default credentials ({@link missingCredentialsText}): text as it, status 500 (the server's
+ * configuration, not the caller's sign-in), logged at warn; failure code `missing_credentials`, not retryable. Place it
+ * before any generic file-system rule: `[...googleRules, ...coreRules]`.
+ */
+export const googleMissingCredentialsRule = googleRule({
   name: 'google-missing-credentials',
-  predicate: isMissingCredentialsError,
-  message: missingCredentialsMessage,
+  predicate: (error) => missingCredentialsText(error) !== undefined,
+  message: (error) => missingCredentialsText(error) ?? 'Google credentials are missing or unusable.',
   status: 500,
-  level: 'warn',
   failure: { code: 'missing_credentials', retryable: false },
 });

@@ -14,7 +14,7 @@
 import { requestUrlOf } from '../kit/http.js';
 import { hasKey, isObjectLike, messageOf, readProp } from '../kit/read.js';
 import { urlPathOf } from '../kit/url.js';
-import { oauthErrorOf } from './body.js';
+import { oauthErrorOf, type OAuthErrorBody } from './body.js';
 import { isGaxiosError, isGoogleHttpError } from './gaxios.js';
 
 /** Whose credentials an OAuth token error concerns. */
@@ -38,12 +38,6 @@ function bodyHasField(error: unknown, key: string): boolean {
   return hasKey(data, key);
 }
 
-/** True when the request went to an `oauthtoken` endpoint (STS's for external-account users: `/v1/oauthtoken`). */
-function postedToOAuthToken(error: unknown): boolean {
-  const url = requestUrlOf(error);
-  return url !== undefined && urlPathOf(url)?.endsWith('/oauthtoken') === true;
-}
-
 /**
  * The kind of grant an OAuth token error (a gaxios or HTTP-client-like error with an OAuth error body) answered, or
  * `undefined` for anything else (see the module comment).
@@ -59,8 +53,19 @@ export function oauthGrantKind(error: unknown): OAuthGrantKind | undefined {
   if (oauth === undefined) return undefined;
   const message = messageOf(error);
   if (!isGaxiosError(error) && message.startsWith(REWRAP_PREFIX)) {
-    return bodyHasField(error, 'refresh_token') || postedToOAuthToken(error) ? 'user' : 'token-exchange';
+    // a user's refresh: the body has a `refresh_token`, or it went to STS's `oauthtoken` endpoint (`/v1/oauthtoken`)
+    const user = bodyHasField(error, 'refresh_token') || urlPathOf(requestUrlOf(error) ?? '')?.endsWith('/oauthtoken') === true;
+    return user ? 'user' : 'token-exchange';
   }
   if (bodyHasField(error, 'assertion') || message.startsWith(`${oauth.error}: `)) return 'service-account';
   return 'user';
+}
+
+/**
+ * `Google authorization failed (<error>): <error_description>`, or `Google authorization failed (<error>).` without a
+ * description (`invalid_grant` when there is no OAuth body).
+ */
+export function authorizationFailedText(oauth: OAuthErrorBody | undefined): string {
+  const head = `Google authorization failed (${oauth?.error ?? 'invalid_grant'})`;
+  return oauth?.description === undefined ? `${head}.` : `${head}: ${oauth.description}`;
 }

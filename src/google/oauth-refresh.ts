@@ -6,51 +6,30 @@
  * credential-config.ts). The client sees the clean `error_description`, never the body as JSON (which GAL puts in
  * `message` for invalid_rapt).
  */
-import type { ErrorRule, FailureFacts } from '../rules/rule.js';
-import { googleFailedRequestOf } from './api-error.js';
 import { oauthErrorOf } from './body.js';
-import { oauthGrantKind } from './oauth-grant.js';
+import { googleFailedRequestOf } from './api-error.js';
+import { googleRule } from './gaxios.js';
+import { authorizationFailedText, oauthGrantKind } from './oauth-grant.js';
 
-/**
- * True for a user's OAuth refresh error that a new sign-in fixes: `error` `invalid_grant` (or `invalid_rapt`, or
- * `error_subtype` `invalid_rapt`) answering a user's refresh token (not a service account's JWT, not an STS exchange).
- */
-function isOAuthRefreshError(error: unknown): boolean {
-  if (oauthGrantKind(error) !== 'user') return false;
+/** True for a ReAuth demand: `error` or `error_subtype` `invalid_rapt`. */
+function isRaptError(error: unknown): boolean {
   const oauth = oauthErrorOf(error);
-  return oauth !== undefined && (oauth.error === 'invalid_grant' || oauth.error === 'invalid_rapt' || oauth.subtype === 'invalid_rapt');
+  return oauth?.error === 'invalid_rapt' || oauth?.subtype === 'invalid_rapt';
 }
 
 /**
- * Client text: `Google authorization failed (<error>): <error_description>`, or
- * `Google authorization failed (<error>).` without a description.
+ * Revoked or expired Google sign-ins: an OAuth refresh error answering a user's refresh token (not a service account's
+ * JWT, not an STS exchange) with `error` `invalid_grant` (or `invalid_rapt`, or `error_subtype` `invalid_rapt`). Text
+ * `Google authorization failed (<error>): <error_description>` (or `Google authorization failed (<error>).` without a
+ * description) plus the policy's re-authorization text, status 401, logged at warn; failure code `invalid_rapt` for a
+ * ReAuth demand, else `invalid_grant`; not retryable (the user must act).
  */
-function oauthRefreshMessage(error: unknown): string {
-  const oauth = oauthErrorOf(error);
-  const code = oauth?.error ?? 'invalid_grant';
-  return oauth?.description === undefined
-    ? `Google authorization failed (${code}).`
-    : `Google authorization failed (${code}): ${oauth.description}`;
-}
-
-/** Failure facts: code `invalid_rapt` for a ReAuth demand, else `invalid_grant`; not retryable (the user must act). */
-function oauthRefreshFailure(error: unknown): FailureFacts {
-  const oauth = oauthErrorOf(error);
-  const rapt = oauth?.error === 'invalid_rapt' || oauth?.subtype === 'invalid_rapt';
-  return { code: rapt ? 'invalid_rapt' : 'invalid_grant', retryable: false };
-}
-
-/**
- * Revoked or expired Google sign-ins ({@link isOAuthRefreshError}): text as {@link oauthRefreshMessage} plus the
- * policy's re-authorization text, status 401, logged at warn; failure facts as {@link oauthRefreshFailure}.
- */
-export const googleOAuthRefreshRule: ErrorRule = Object.freeze({
+export const googleOAuthRefreshRule = googleRule({
   name: 'google-oauth-refresh',
-  predicate: isOAuthRefreshError,
-  message: oauthRefreshMessage,
+  predicate: (error) => oauthGrantKind(error) === 'user' && (oauthErrorOf(error)?.error === 'invalid_grant' || isRaptError(error)),
+  message: (error) => authorizationFailedText(oauthErrorOf(error)),
   status: 401,
-  level: 'warn',
   request: googleFailedRequestOf,
   reauthorize: true,
-  failure: oauthRefreshFailure,
+  failure: (error) => ({ code: isRaptError(error) ? 'invalid_rapt' : 'invalid_grant', retryable: false }),
 });

@@ -3,38 +3,23 @@
  * is of the wrong kind). Signing in again fixes it, so the rule asks the policy to append its re-authorization text.
  * OAuth token endpoint errors (`invalid_client`...) are not this: they carry an OAuth body, not an API one.
  */
-import type { ErrorRule } from '../rules/rule.js';
+import { apiErrorText, googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
-import { apiErrorText } from './api-error-text.js';
-import { googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
+import { googleRule } from './gaxios.js';
 
 /**
- * True for a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not an OAuth token error.
+ * Credentials a Google API rejected: a Google API error with HTTP 401 or status `UNAUTHENTICATED`, whose body is not
+ * an OAuth token error. Text `<API message> (401 UNAUTHENTICATED from Google API <METHOD> <URL>)` plus the policy's
+ * re-authorization text, status 401, logged at warn; failure code `unauthenticated`, not retryable.
  */
-function isGoogleUnauthenticatedError(error: unknown): boolean {
-  const status = googleApiErrorStatus(error);
-  if (status === undefined || oauthErrorOf(error) !== undefined) return false;
-  return status === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED';
-}
-
-/**
- * Client text: `<API message> (401 UNAUTHENTICATED from Google API <METHOD> <URL>)`.
- */
-function googleUnauthenticatedMessage(error: unknown): string {
-  return apiErrorText(error);
-}
-
-/**
- * Credentials a Google API rejected ({@link isGoogleUnauthenticatedError}): text as
- * {@link googleUnauthenticatedMessage} plus the policy's re-authorization text, status 401, logged at warn; failure code
- * `unauthenticated`, not retryable.
- */
-export const googleUnauthenticatedRule: ErrorRule = Object.freeze({
+export const googleUnauthenticatedRule = googleRule({
   name: 'google-unauthenticated',
-  predicate: isGoogleUnauthenticatedError,
-  message: googleUnauthenticatedMessage,
+  predicate: (error) => {
+    const status = googleApiErrorStatus(error);
+    return status !== undefined && oauthErrorOf(error) === undefined && (status === 401 || apiErrorOf(error)?.status === 'UNAUTHENTICATED');
+  },
+  message: (error) => apiErrorText(error),
   status: 401,
-  level: 'warn',
   request: googleFailedRequestOf,
   reauthorize: true,
   failure: { code: 'unauthenticated', retryable: false },

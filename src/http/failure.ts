@@ -10,7 +10,6 @@
  * error body's message and code, its request id and Retry-After headers); the text never holds the error's own
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
  */
-import { NETWORK_CODE_TEXT } from '../kit/codes.js';
 import { reasonPhrase } from '../kit/http.js';
 import type { ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
@@ -153,11 +152,6 @@ export function failedRequestFrom(failure: HttpFailure | undefined): FailedReque
   return { method, url, status, requestId };
 }
 
-/** A network failure's text, worded as the core `network` rule words it: `Network error: connection refused (ECONNREFUSED)`. */
-export function networkText(code: string | undefined): string {
-  const known = code ?? 'UNKNOWN';
-  return `Network error: ${Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, known) ? NETWORK_CODE_TEXT[known] : 'network error'} (${known})`;
-}
 
 /**
  * The two rules of one client from its failure reader: `<id>-unauthorized` (a 401 or credentials otherwise rejected:

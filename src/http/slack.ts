@@ -15,7 +15,8 @@ import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
 import { jsonObject } from './body.js';
 import { requestIdOf, retryAfterMsOf, secondsAsMs } from './headers.js';
-import { failureRules, noResponseRule, failedRequestFrom, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { networkText } from '../kit/codes.js';
+import { failureRules, noResponseRule, failedRequestFrom, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'Slack API';
 

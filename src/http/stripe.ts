@@ -13,7 +13,8 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import { failureRules, noResponseRule, networkText, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { networkText } from '../kit/codes.js';
+import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
 
 const SERVICE = 'Stripe API';

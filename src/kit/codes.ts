@@ -1,4 +1,4 @@
-/** The `code` of Node, undici and node-fetch errors, and the network failure codes among them. */
+/** The `code` of Node, undici and node-fetch errors: the network failure codes among them, timeouts and aborts. */
 import { readString } from './read.js';
 
 /** What a code looks like: `ECONNREFUSED`, `UND_ERR_SOCKET`, `ABORT_ERR`, `TimeoutError`. Anything else is not echoed. */
@@ -20,47 +20,118 @@ export function stringCodeOrErrno(error: unknown): string | undefined {
   return codeShaped(error, 'code') ?? codeShaped(error, 'errno');
 }
 
-/** Human words for the network error codes a server meets. */
-export const NETWORK_CODE_TEXT: Readonly<Record<string, string>> = Object.freeze({
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by peer',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'temporary DNS failure',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  EHOSTDOWN: 'host is down',
-  ENETDOWN: 'network is down',
-  EPIPE: 'connection closed while writing',
-  ECONNABORTED: 'connection aborted',
-  EPROTO: 'protocol error',
-  EAI_FAIL: 'DNS lookup failed',
-  EADDRNOTAVAIL: 'address not available',
-  ERR_STREAM_PREMATURE_CLOSE: 'connection closed early',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
-  CERT_HAS_EXPIRED: 'TLS certificate expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
-  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate in chain',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate could not be verified',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS certificate issuer unknown',
-  UND_ERR_SOCKET: 'connection closed by the other side',
-  UND_ERR_CLOSED: 'connection closed',
-  UND_ERR_DESTROYED: 'connection destroyed',
-  UND_ERR_RESPONSE_STATUS_CODE: 'unexpected response status',
-  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request length mismatch',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response length mismatch',
-  UND_ERR_INFO: 'network error',
-});
+/**
+ * The network failure codes a server meets: Node's system and TLS codes and undici's. Their words for a client text
+ * are NETWORK_WORDS, in this order.
+ */
+export const NETWORK_CODES = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EPIPE',
+  'ECONNABORTED',
+  'EPROTO',
+  'EAI_FAIL',
+  'EADDRNOTAVAIL',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_RESPONSE_STATUS_CODE',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_INFO',
+] as const;
+
+/** A string for each member of the tuple `T`. */
+type StringEach<T extends readonly unknown[]> = { readonly [K in keyof T]: string };
+
+/** Human words for each of {@link NETWORK_CODES}, in its order (the type holds the two lists to one length). */
+const NETWORK_WORDS: StringEach<typeof NETWORK_CODES> = [
+  'connection refused', // ECONNREFUSED
+  'connection reset by peer', // ECONNRESET
+  'host not found', // ENOTFOUND
+  'temporary DNS failure', // EAI_AGAIN
+  'connection timed out', // ETIMEDOUT
+  'host unreachable', // EHOSTUNREACH
+  'network unreachable', // ENETUNREACH
+  'host is down', // EHOSTDOWN
+  'network is down', // ENETDOWN
+  'connection closed while writing', // EPIPE
+  'connection aborted', // ECONNABORTED
+  'protocol error', // EPROTO
+  'DNS lookup failed', // EAI_FAIL
+  'address not available', // EADDRNOTAVAIL
+  'connection closed early', // ERR_STREAM_PREMATURE_CLOSE
+  'TLS handshake failed', // ERR_SSL_WRONG_VERSION_NUMBER
+  'TLS certificate does not match the host', // ERR_TLS_CERT_ALTNAME_INVALID
+  'TLS certificate expired', // CERT_HAS_EXPIRED
+  'self-signed TLS certificate', // DEPTH_ZERO_SELF_SIGNED_CERT
+  'self-signed TLS certificate in chain', // SELF_SIGNED_CERT_IN_CHAIN
+  'TLS certificate could not be verified', // UNABLE_TO_VERIFY_LEAF_SIGNATURE
+  'TLS certificate issuer unknown', // UNABLE_TO_GET_ISSUER_CERT_LOCALLY
+  'connection closed by the other side', // UND_ERR_SOCKET
+  'connection closed', // UND_ERR_CLOSED
+  'connection destroyed', // UND_ERR_DESTROYED
+  'unexpected response status', // UND_ERR_RESPONSE_STATUS_CODE
+  'request length mismatch', // UND_ERR_REQ_CONTENT_LENGTH_MISMATCH
+  'response length mismatch', // UND_ERR_RES_CONTENT_LENGTH_MISMATCH
+  'network error', // UND_ERR_INFO
+];
+
+/**
+ * A network failure's client text, which names the code and never the URL (the error's message carries it):
+ * `Network error: <words> (<CODE>)`, the words `network error` for a code without its own.
+ *
+ * @example
+ * ```ts
+ * networkText('ECONNREFUSED'); // 'Network error: connection refused (ECONNREFUSED)'
+ * ```
+ */
+export function networkText(code: string | undefined): string {
+  const known = code ?? 'UNKNOWN';
+  return `Network error: ${NETWORK_WORDS[(NETWORK_CODES as readonly string[]).indexOf(known)] ?? 'network error'} (${known})`;
+}
 
 /** True for a network failure's code: the known system codes and undici's, timeouts excepted. */
 export function isNetworkCode(code: string | undefined): code is string {
-  if (code === undefined) return false;
-  if (Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, code)) return true;
-  return code.startsWith('UND_ERR_') && !code.endsWith('_TIMEOUT');
+  return code !== undefined && ((NETWORK_CODES as readonly string[]).includes(code) || (code.startsWith('UND_ERR_') && !code.endsWith('_TIMEOUT')));
 }
 
-/** True for undici's timeout codes (connect, headers, body). */
-export function isUndiciTimeoutCode(code: string | undefined): boolean {
-  return code !== undefined && code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT');
+/**
+ * True for a timeout: `name` or `code` `TimeoutError` (DOMException from `AbortSignal.timeout`, gaxios 8), undici's
+ * `UND_ERR_*_TIMEOUT`, node-fetch's `type: 'request-timeout'`.
+ */
+export function isTimeoutError(error: unknown): boolean {
+  const code = stringCode(error);
+  return (
+    readString(error, 'name') === 'TimeoutError' ||
+    code === 'TimeoutError' ||
+    (code?.startsWith('UND_ERR_') === true && code.endsWith('_TIMEOUT')) ||
+    readString(error, 'type') === 'request-timeout'
+  );
+}
+
+/** True for anything shaped like an abort (`AbortError`, `ABORT_ERR`, node-fetch `type: 'aborted'`), timeouts included. */
+export function isAbortShape(error: unknown): boolean {
+  const code = stringCode(error);
+  return (
+    readString(error, 'name') === 'AbortError' ||
+    code === 'ABORT_ERR' ||
+    code === 'AbortError' ||
+    readString(error, 'type') === 'aborted'
+  );
 }

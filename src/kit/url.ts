@@ -8,41 +8,13 @@ import { REDACTED, boundLength } from '../text.js';
 /** Longest URL shown, in characters. */
 export const MAX_URL_LENGTH = 300;
 
-/** Query parameter names whose values are credentials, matched whole (case-insensitive). */
-const SECRET_PARAMS = [
-  'key',
-  'api_key',
-  'api-key',
-  'apikey',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token',
-  'client_secret',
-  'assertion',
-  'subject_token',
-  'actor_token',
-  'code',
-  'code_verifier',
-  'password',
-  'passwd',
-  'secret',
-  'sig',
-  'signature',
-  'upload_id',
-  'auth',
-  'authorization',
-  'jwt',
-];
-
 /**
- * The exact names of {@link SECRET_PARAMS}, and name shapes that are credentials wherever they occur (`pageToken`
- * too: an opaque value, useless to the client).
+ * Query parameter names whose values are credentials: a few names matched whole (`key`, `code`, `sig`, `jwt`...), and
+ * name shapes that are credentials wherever they occur (`access_token`, `client_secret`, `api_key`, `password`,
+ * `signature`; `pageToken` too: an opaque value, useless to the client). Case-insensitive.
  */
-const SECRET_PARAM_NAME = new RegExp(
-  `^(?:${SECRET_PARAMS.join('|')})$|token|secret|passw|signature|credential|api[_-]?key|session`,
-  'i',
-);
+const SECRET_PARAM_NAME =
+  /^(?:key|assertion|code|code_verifier|sig|upload_id|auth|authorization|jwt)$|token|secret|passw|signature|credential|api[_-]?key|session/i;
 
 /** True when a query parameter of this (raw, possibly percent-encoded) name holds a credential. */
 function isSecretParam(rawName: string): boolean {

@@ -1,33 +1,7 @@
 /** Timeouts and aborts: DOMException TimeoutError / AbortError, Node's ABORT_ERR, undici and node-fetch shapes. */
 import { linkedErrors } from '../kit/chain.js';
-import { isUndiciTimeoutCode, stringCode } from '../kit/codes.js';
-import { readString } from '../kit/read.js';
+import { isAbortShape, isTimeoutError } from '../kit/codes.js';
 import type { ErrorRule } from './rule.js';
-
-/**
- * True for a timeout: `name` or `code` `TimeoutError` (DOMException from `AbortSignal.timeout`, gaxios 8), undici's
- * `UND_ERR_*_TIMEOUT`, node-fetch's `type: 'request-timeout'`.
- */
-export function isTimeoutError(error: unknown): boolean {
-  const code = stringCode(error);
-  return (
-    readString(error, 'name') === 'TimeoutError' ||
-    code === 'TimeoutError' ||
-    isUndiciTimeoutCode(code) ||
-    readString(error, 'type') === 'request-timeout'
-  );
-}
-
-/** True for anything shaped like an abort (`AbortError`, `ABORT_ERR`, node-fetch `type: 'aborted'`), timeouts included. */
-export function isAbortShape(error: unknown): boolean {
-  const code = stringCode(error);
-  return (
-    readString(error, 'name') === 'AbortError' ||
-    code === 'ABORT_ERR' ||
-    code === 'AbortError' ||
-    readString(error, 'type') === 'aborted'
-  );
-}
 
 /**
  * True for an abort (`AbortError`, `ABORT_ERR`, node-fetch `type: 'aborted'`) that is not a timeout in disguise: an
