@@ -2,7 +2,7 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
+import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
 import { describeThrown, messageOf, readProp } from './kit/read.js';
@@ -76,14 +76,6 @@ function crashDetailsExposed(policy: ErrorPolicy): boolean {
   if (policy.exposeCrashDetails !== undefined) return policy.exposeCrashDetails;
   try {
     return typeof process === 'object' && process.env.NODE_ENV === 'development';
-  } catch {
-    return false;
-  }
-}
-
-function accepts(rule: ErrorRule, error: unknown): boolean {
-  try {
-    return rule.predicate(error) === true;
   } catch {
     return false;
   }
