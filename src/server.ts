@@ -30,7 +30,7 @@ import {
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { traceRequest } from './telemetry.js';
 import { signInAnswer } from './wrap/sign-in.js';
-import { isClaimed } from './wrap/calls.js';
+import { isClaimed, observe } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
 import { withClientVisibleResourceErrors } from './wrap/resource.js';
@@ -263,23 +263,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
         // the access log must not change the answer
       }
     };
-    let result: unknown;
-    try {
-      result = traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
-    } catch (error) {
-      settle(true, error);
-      throw error;
-    }
-    return Promise.resolve(result).then(
-      (value) => {
-        settle(false, value);
-        return value;
-      },
-      (error: unknown) => {
-        settle(true, error);
-        throw error;
-      },
-    );
+    return Promise.resolve(observe(() => traceRequest(ctx.policy, kind, request, extra, ctx.server, answer), settle));
   };
   Object.defineProperty(out, PATCHED, { value: handler });
   return out;

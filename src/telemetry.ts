@@ -19,7 +19,7 @@ import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
 import { protocolVersionOf } from './sdk.js';
-import { answeredIn, handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+import { answeredIn, handledIn, observe, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
 import { failedCallText, firstTextOf } from './wrap/meta.js';
 
 /** The MCP method of each kind of handler call. */
@@ -251,33 +251,9 @@ function end(trace: Trace, threw: boolean, value: unknown): void {
   }
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof readProp(value, 'then') === 'function';
-}
-
 /** Runs `fn` inside `trace`, and ends it with the answer. */
 function runIn(trace: Trace, fn: Fn): unknown {
-  let result: unknown;
-  try {
-    result = trace.handle.run(fn);
-  } catch (error) {
-    end(trace, true, error);
-    throw error;
-  }
-  if (!isPromiseLike(result)) {
-    end(trace, false, result);
-    return result;
-  }
-  return Promise.resolve(result).then(
-    (value) => {
-      end(trace, false, value);
-      return value;
-    },
-    (error: unknown) => {
-      end(trace, true, error);
-      throw error;
-    },
-  );
+  return observe(() => trace.handle.run(fn), (threw, value) => end(trace, threw, value));
 }
 
 function isEnabled(telemetry: PolicyTelemetry): boolean {

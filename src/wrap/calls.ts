@@ -9,7 +9,7 @@
  */
 import type { Classification } from '../classify.js';
 import type { ErrorPolicy } from '../policy.js';
-import { hasKey, isObjectLike } from '../kit/read.js';
+import { hasKey, isObjectLike, readProp } from '../kit/read.js';
 
 /** Who governs a call: the policy and name of the outermost wrapper that governs inner ones. */
 export interface Governor {
@@ -118,4 +118,37 @@ export function traceOf(request: object): object | undefined {
 export function setTraceOf(request: object, trace: object): void {
   const state = stateOf(request);
   state.trace ??= trace;
+}
+
+/** Whether `value` is a thenable (read safely: a hostile `then` getter makes it not one). */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof readProp(value, 'then') === 'function';
+}
+
+/**
+ * Runs `run` and tells `done` how the call ended (whether it threw, and its value or what was thrown) once it has
+ * settled. Returns what `run` returns (for a thenable, a promise of the same outcome) and rethrows what it throws.
+ */
+export function observe(run: () => unknown, done: (threw: boolean, value: unknown) => void): unknown {
+  let result: unknown;
+  try {
+    result = run();
+  } catch (error) {
+    done(true, error);
+    throw error;
+  }
+  if (!isPromiseLike(result)) {
+    done(false, result);
+    return result;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      done(false, value);
+      return value;
+    },
+    (error: unknown) => {
+      done(true, error);
+      throw error;
+    },
+  );
 }

@@ -16,7 +16,7 @@ import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } f
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
-import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
+import { claimCall, govern, governorOf, handledIn, isPromiseLike, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -81,10 +81,6 @@ function controlOf(fn: unknown): Control | undefined {
 /** Whether `fn` is a wrapper made by any copy of this package. */
 export function isWrapped(fn: unknown): boolean {
   return readProp(fn, WRAPPED) !== undefined;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof readProp(value, 'then') === 'function';
 }
 
 /** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
