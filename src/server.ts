@@ -190,23 +190,24 @@ function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
 /** How the SDK's registries see a requested name or URI. */
 type Lookup = 'found' | 'not-found' | 'invalid';
 
-function lookupNamed(registry: Record<string, Entry>, name: string | undefined): Lookup {
-  if (name === undefined || !Object.prototype.hasOwnProperty.call(registry, name)) return 'not-found';
-  return isDisabled(registry[name]) ? 'not-found' : 'found';
-}
-
-function lookupResource(registries: Registries, uri: string | undefined): Lookup {
-  if (uri === undefined) return 'invalid';
-  let href: string;
-  try {
-    href = new URL(uri).toString();
-  } catch {
-    return 'invalid';
+function lookup(registries: Registries, kind: HandlerKind, name: string | undefined): Lookup {
+  let registry = kind === 'tool' ? registries.tools : registries.prompts;
+  let key = name;
+  if (kind === 'resource') {
+    if (name === undefined) return 'invalid';
+    try {
+      key = new URL(name).toString();
+    } catch {
+      return 'invalid';
+    }
+    registry = registries.resources;
+    if (!Object.prototype.hasOwnProperty.call(registry, key)) {
+      const template = Object.values(registries.templates).find((entry) => templateMatches(entry, key as string));
+      return template === undefined || isDisabled(template) ? 'not-found' : 'found';
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(registries.resources, href)) return isDisabled(registries.resources[href]) ? 'not-found' : 'found';
-  const template = Object.values(registries.templates).find((entry) => templateMatches(entry, href));
-  if (template === undefined) return 'not-found';
-  return isDisabled(template) ? 'not-found' : 'found';
+  if (key === undefined || !Object.prototype.hasOwnProperty.call(registry, key)) return 'not-found';
+  return isDisabled(registry[key]) ? 'not-found' : 'found';
 }
 
 /** The access-log status of a call the SDK answered without reaching a callback wrapper. */
@@ -218,8 +219,8 @@ function rejectionOutcome(
   value: unknown,
 ): { status: number; classification?: Classification } {
   const { registries } = ctx;
-  const lookup = kind === 'resource' ? lookupResource(registries, name) : lookupNamed(kind === 'tool' ? registries.tools : registries.prompts, name);
-  if (lookup !== 'found') return { status: statusOfRejection(lookup) };
+  const found = lookup(registries, kind, name);
+  if (found !== 'found') return { status: statusOfRejection(found) };
   if (threw) {
     const classification = classifyError(value, ctx.policy);
     return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: CRASH };
