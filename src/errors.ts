@@ -150,7 +150,6 @@ export class ResourceNotFoundError extends ResourceError {
     super(message, options);
     this.name = 'ResourceNotFoundError';
     stamp(this, 'ResourceNotFoundError');
-    keepFacts(this, options);
   }
 }
 

@@ -88,14 +88,12 @@ export function registriesOf(server: object): Registries | string {
   return { tools, resources, templates, prompts };
 }
 
-/** Every registration a server holds now. */
+/** Every registration a server holds now (static resources are named by their URI: no name). */
 export function listRegistrations(registries: Registries): Registration[] {
-  const out: Registration[] = [];
-  for (const [name, entry] of Object.entries(registries.tools)) out.push({ kind: 'tool', name, entry });
-  for (const entry of Object.values(registries.resources)) out.push({ kind: 'resource', name: undefined, entry });
-  for (const [name, entry] of Object.entries(registries.templates)) out.push({ kind: 'resource', name, entry });
-  for (const [name, entry] of Object.entries(registries.prompts)) out.push({ kind: 'prompt', name, entry });
-  return out;
+  const kinds = [['tools', 'tool'], ['resources', 'resource'], ['templates', 'resource'], ['prompts', 'prompt']] as const;
+  return kinds.flatMap(([registry, kind]) =>
+    Object.entries(registries[registry]).map(([name, entry]) => ({ kind, name: registry === 'resources' ? undefined : name, entry })),
+  );
 }
 
 /**

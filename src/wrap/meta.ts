@@ -4,6 +4,7 @@
  * JSON-RPC error, both under one namespaced key; on tool results, optionally also under the draft MCP ToolFailure
  * extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
  */
+import type { CrashClassification } from '../classify.js';
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';
@@ -25,6 +26,12 @@ export function failedCallText(handler: HandlerKind, name: string | undefined, p
   const what = handler === 'tool' ? 'Error executing tool' : handler === 'resource' ? 'Error reading resource' : 'Error getting prompt';
   if (name === undefined) return what;
   return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
+}
+
+/** A crash's client text: what failed, the crash's text in dev mode, and the reference. */
+export function crashText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy, crash: CrashClassification): string {
+  const detail = crash.detail === undefined ? '' : `: ${crash.detail}`;
+  return `${failedCallText(handler, name, policy)}${detail} (reference ${crash.reference})`;
 }
 
 /** The text of a tool result's first content, as the client reads it (the SDKs copy results: read it from theirs). */

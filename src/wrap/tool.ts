@@ -9,7 +9,7 @@ import { reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { markAnswer } from './calls.js';
 import { guard, type WireShape } from './guard.js';
-import { failedCallText, toolMeta } from './meta.js';
+import { crashText, failedCallText, toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
 /** The isError result a failed tool call returns. */
@@ -23,14 +23,11 @@ export interface ToolErrorResult {
 
 /** The client text of a failed tool call. */
 function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
-  const head = failedCallText('tool', name, policy);
   switch (classification.kind) {
     case 'anticipated':
-      return `${head}: ${classification.message}`;
+      return `${failedCallText('tool', name, policy)}: ${classification.message}`;
     case 'crash':
-      return classification.detail === undefined
-        ? `${head} (reference ${classification.reference})`
-        : `${head}: ${classification.detail} (reference ${classification.reference})`;
+      return crashText('tool', name, policy, classification);
     case 'protocol':
       // What the SDK itself shows for a protocol error thrown by a tool: its message.
       return safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact);
