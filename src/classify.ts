@@ -125,12 +125,11 @@ function reauthorizationHint({ text, url }: Reauthorization): string {
   return url === undefined || text.includes(url) ? text : `${text} ${url}`;
 }
 
-function crash(error: unknown, policy: ErrorPolicy): CrashClassification {
+/** A crash, with its text as `detail` when the policy is given and in dev mode. */
+function crash(error: unknown, policy: ErrorPolicy | undefined): CrashClassification {
   const reference = newReference();
-  const failure = crashFailure(reference);
-  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure };
-  const detail = safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact);
-  return { kind: 'crash', status: CRASH, level: 'error', reference, error, detail, failure };
+  const detail = policy !== undefined && crashDetailsExposed(policy) ? safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact) : undefined;
+  return { kind: 'crash', status: CRASH, level: 'error', reference, error, ...(detail === undefined ? {} : { detail }), failure: crashFailure(reference) };
 }
 
 /**
@@ -179,7 +178,6 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       ...(reauthorization?.url === undefined ? {} : { signIn: { text: reauthorization.text, url: reauthorization.url } }),
     };
   } catch {
-    const reference = newReference();
-    return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure: crashFailure(reference) };
+    return crash(error, undefined);
   }
 }

@@ -201,12 +201,12 @@ function lookup(registries: Registries, kind: HandlerKind, name: string | undefi
       return 'invalid';
     }
     registry = registries.resources;
-    if (!Object.prototype.hasOwnProperty.call(registry, key)) {
+    if (!Object.hasOwn(registry, key)) {
       const template = Object.values(registries.templates).find((entry) => templateMatches(entry, key as string));
       return template === undefined || isDisabled(template) ? 'not-found' : 'found';
     }
   }
-  if (key === undefined || !Object.prototype.hasOwnProperty.call(registry, key)) return 'not-found';
+  if (key === undefined || !Object.hasOwn(registry, key)) return 'not-found';
   return isDisabled(registry[key]) ? 'not-found' : 'found';
 }
 
@@ -274,7 +274,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
 function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
   const baseSet = map.set;
   const wrapEntry = (method: unknown, handler: unknown): unknown => {
-    const kind = typeof method === 'string' && Object.prototype.hasOwnProperty.call(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
+    const kind = typeof method === 'string' && Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
     if (kind === undefined || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
     return wrapRequest(ctx, kind, handler as Fn);
   };

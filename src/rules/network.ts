@@ -19,7 +19,7 @@ function isNetworkError(error: unknown): boolean {
  */
 function networkErrorMessage(error: unknown): string {
   const code = stringCode(error) ?? 'UNKNOWN';
-  const words = Object.prototype.hasOwnProperty.call(NETWORK_CODE_TEXT, code) ? NETWORK_CODE_TEXT[code] : 'network error';
+  const words = Object.hasOwn(NETWORK_CODE_TEXT, code) ? NETWORK_CODE_TEXT[code] : 'network error';
   return `Network error: ${words} (${code})`;
 }
 
