@@ -6,7 +6,7 @@ import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, ty
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
 import { describeThrown, messageOf, readProp } from './kit/read.js';
-import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
+import { anticipatedFailure, crashFailure, retryText, ruleValue, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
@@ -92,14 +92,8 @@ function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRu
 }
 
 function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
-  if (rule.message === undefined) return messageOf(matched);
-  if (typeof rule.message === 'string') return rule.message;
-  try {
-    const text: unknown = rule.message(matched);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  const text: unknown = rule.message === undefined ? messageOf(matched) : ruleValue(rule.message, matched);
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** The policy's `reauthorize` for this error, as `{ text, url }` (a URL only when valid), or undefined for none. */

@@ -8,7 +8,7 @@ import { responseRetryAfterMsOf } from './kit/http.js';
 import { readProp } from './kit/read.js';
 import { newReference } from './reference.js';
 import { scrubSecrets } from './scrub.js';
-import type { ErrorRule, FailureFacts } from './rules/rule.js';
+import type { ErrorRule } from './rules/rule.js';
 
 /** The failure object of one answered failure. */
 export interface FailureInfo {
@@ -31,11 +31,11 @@ const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The characters and length of a failure code. */
 export const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-function factsOf(rule: ErrorRule, matched: unknown): FailureFacts | undefined {
-  const { failure } = rule;
-  if (typeof failure !== 'function') return failure;
+/** A rule's field that is a value or a function of the accepted error: its value, or `undefined` when the function throws. */
+export function ruleValue<T>(field: T | ((error: unknown) => T), matched: unknown): T | undefined {
+  if (typeof field !== 'function') return field;
   try {
-    return failure(matched);
+    return (field as (error: unknown) => T)(matched);
   } catch {
     return undefined;
   }
@@ -61,7 +61,7 @@ export function retryDelay(value: unknown): number | undefined {
  * gives it (and makes the failure retryable, unless the rule says otherwise).
  */
 export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: unknown): FailureInfo {
-  const facts = factsOf(rule, matched);
+  const facts = ruleValue(rule.failure, matched);
   const code = readProp(facts, 'code');
   const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
   const retryable = readProp(facts, 'retryable');
