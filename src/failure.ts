@@ -64,13 +64,14 @@ export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: un
   const facts = ruleValue(rule.failure, matched);
   const code = readProp(facts, 'code');
   const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
-  const retryable = readProp(facts, 'retryable');
-  const info = {
+  const given = readProp(facts, 'retryable');
+  const retryable = typeof given === 'boolean' ? given : retryAfterMs !== undefined;
+  return {
     code: isFailureCode(code) ? code : rule.name,
-    retryable: typeof retryable === 'boolean' ? retryable : retryAfterMs !== undefined,
+    retryable,
+    ...(retryAfterMs === undefined || !retryable ? {} : { retryAfterMs }),
     correlationId: newReference(),
   };
-  return retryAfterMs === undefined || !info.retryable ? info : { ...info, retryAfterMs };
 }
 
 /** The failure object of a crash: its reference, nothing else. */
