@@ -30,7 +30,7 @@ import {
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { traceRequest } from './telemetry.js';
 import { signInAnswer } from './wrap/sign-in.js';
-import { isClaimed, observe } from './wrap/calls.js';
+import { callState, observe } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
 import { withClientVisibleResourceErrors } from './wrap/resource.js';
@@ -255,7 +255,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
-        if (isObjectLike(extra) && isClaimed(extra)) return;
+        if (callState(extra)?.claimed === true) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
         const name = raw === undefined ? '' : safeText(raw, MAX_NAME_LENGTH, ctx.policy.redact);

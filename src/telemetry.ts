@@ -19,7 +19,7 @@ import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
 import { protocolVersionOf } from './sdk.js';
-import { answeredIn, handledIn, observe, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+import { callState, handledIn, keepFirst, observe, requestOf } from './wrap/calls.js';
 import { failedCallText, firstTextOf } from './wrap/meta.js';
 
 /** The MCP method of each kind of handler call. */
@@ -175,7 +175,7 @@ function failureOf(classification: Classification | undefined): TelemetryFailure
 function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult {
   const { policy } = trace;
   const handled = handledIn(value, trace.request);
-  const answered = answeredIn(trace.request);
+  const answered = callState(trace.request)?.answered;
   const classification = handled?.classification ?? answered;
   // only an answer a wrapper made (or a protocol error) has text the policy vouches for
   const made = handled !== undefined;
@@ -254,7 +254,7 @@ function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, kind: Handle
   } catch {
     // a frozen handle: the per-call state alone keeps calls to one span
   }
-  if (request !== undefined) setTraceOf(request, trace);
+  keepFirst(request, 'trace', trace);
   return observe(() => trace.handle.run(run), (threw, value) => end(trace, threw, value));
 }
 
@@ -278,7 +278,7 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
   const { telemetry } = policy;
   if (telemetry === undefined) return run();
   const request = requestOf(args);
-  if (request !== undefined && traceOf(request) !== undefined) return run();
+  if (callState(request)?.trace !== undefined) return run();
   if (!isEnabled(telemetry)) return run();
   try {
     const current = telemetry.current?.();

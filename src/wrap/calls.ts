@@ -17,7 +17,7 @@ export interface Governor {
   readonly name: string | undefined;
 }
 
-interface CallState {
+export interface CallState {
   /** A wrapper reports this call's outcome (the access log must not report it again). */
   claimed: boolean;
   /** The policy and name inner wrappers without their own follow. */
@@ -60,21 +60,19 @@ export function claimCall(request: object | undefined): boolean {
   return true;
 }
 
-/** Whether a wrapper claimed this call. */
-export function isClaimed(request: object): boolean {
-  return calls.get(request)?.claimed === true;
+/** What is known of a call (`request`: its per-request context), if anything. */
+export function callState(request: unknown): Readonly<CallState> | undefined {
+  return isObjectLike(request) ? calls.get(request) : undefined;
 }
 
-/** Makes `governor` the policy and name of wrappers inside this call that have none of their own. */
-export function govern(request: object | undefined, governor: Governor): void {
+/**
+ * Records, for the call, the governor of wrappers inside it that have no policy or name of their own, the failure a
+ * wrapper answered (the SDKs copy results, so the answer itself cannot carry it), or its open telemetry trace. The
+ * first one stays: an outer wrapper passes an inner one's answer on.
+ */
+export function keepFirst<K extends 'governor' | 'answered' | 'trace'>(request: object | undefined, key: K, value: NonNullable<CallState[K]>): void {
   if (request === undefined) return;
-  const state = stateOf(request);
-  state.governor ??= governor;
-}
-
-/** The governor of this call, if an outer wrapper set one. */
-export function governorOf(request: object | undefined): Governor | undefined {
-  return request === undefined ? undefined : calls.get(request)?.governor;
+  stateOf(request)[key] ??= value;
 }
 
 /** Remembers that `error` was logged in this call, so that outer wrappers of the call pass it on without a record. */
@@ -82,18 +80,6 @@ export function markLogged(error: unknown, classification: Classification, reque
   if (request === undefined || !isObjectLike(error)) return;
   const state = stateOf(request);
   (state.logged ??= new WeakMap()).set(error, classification);
-}
-
-/** Remembers the failure a wrapper answered in this call (the first one: an outer wrapper passes the answer on). */
-export function noteAnswered(request: object | undefined, classification: Classification): void {
-  if (request === undefined) return;
-  const state = stateOf(request);
-  state.answered ??= classification;
-}
-
-/** The failure a wrapper answered in this call, if any. */
-export function answeredIn(request: unknown): Classification | undefined {
-  return isObjectLike(request) ? calls.get(request)?.answered : undefined;
 }
 
 /** Remembers that `answer` was made by a wrapper, and the classification behind it (none: no failure was read). */
@@ -107,17 +93,6 @@ export function handledIn(value: unknown, request: object | undefined): { classi
   if (answers.has(value)) return { classification: answers.get(value) };
   const classification = request === undefined ? undefined : calls.get(request)?.logged?.get(value);
   return classification === undefined ? undefined : { classification };
-}
-
-/** The call's open telemetry trace, if any (src/telemetry.ts owns what it holds). */
-export function traceOf(request: object): object | undefined {
-  return calls.get(request)?.trace;
-}
-
-/** Records the call's telemetry trace; the first one stays. */
-export function setTraceOf(request: object, trace: object): void {
-  const state = stateOf(request);
-  state.trace ??= trace;
 }
 
 /** Whether `value` is a thenable (read safely: a hostile `then` getter makes it not one). */

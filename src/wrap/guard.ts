@@ -16,7 +16,7 @@ import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } f
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
-import { claimCall, govern, governorOf, handledIn, isPromiseLike, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
+import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -122,7 +122,7 @@ function begin(control: Control, policy: ErrorPolicy, args: readonly unknown[]):
   const claimed = (policy.onOutcome !== undefined || binding?.claims === true) && claimCall(request);
   const timed = claimed && policy.onOutcome !== undefined;
   const name = nameOfCall(control, args, undefined);
-  if (binding?.governs === true) govern(request, { policy, name });
+  if (binding?.governs === true) keepFirst(request, 'governor', { policy, name });
   const context: CallContext = { handler: shape.handler, name, startedAt: 0 };
   const message = degradedMessage(policy);
   if (message !== undefined) {
@@ -148,7 +148,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   let governing = policy;
   let context = call?.context;
   if (context === undefined) {
-    const governor = options.policy === undefined && binding === undefined ? governorOf(request) : undefined;
+    const governor = options.policy === undefined && binding === undefined ? callState(request)?.governor : undefined;
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
@@ -161,7 +161,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   try {
     const answer = shape.answer(classification, context.name, governing);
     markAnswer(answer as object, classification);
-    noteAnswered(request, classification);
+    keepFirst(request, 'answered', classification);
     return answer;
   } catch (thrown) {
     if (handledIn(thrown, undefined) === undefined) return shape.answerUnreadable(context.name);
