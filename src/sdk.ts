@@ -168,15 +168,8 @@ export function requestHandlersOf(server: object): Map<unknown, unknown> | undef
  */
 export function clientTakesUrlElicitation(server: object): boolean {
   const low = readProp(server, 'server');
-  try {
-    const modern = readProp(low, '_servedModernEra');
-    if (typeof modern === 'function' && (modern as Fn).call(low) !== false) return false;
-    const capabilities = readProp(low, 'getClientCapabilities');
-    if (typeof capabilities !== 'function') return false;
-    return isObjectLike(readProp(readProp((capabilities as Fn).call(low), 'elicitation'), 'url'));
-  } catch {
-    return false;
-  }
+  if (typeof readProp(low, '_servedModernEra') === 'function' && call(low, '_servedModernEra') !== false) return false;
+  return isObjectLike(readProp(readProp(call(low, 'getClientCapabilities'), 'elicitation'), 'url'));
 }
 
 /** Whether a registration is disabled (`enabled: false`, both SDKs). */
@@ -186,13 +179,7 @@ export function isDisabled(entry: unknown): boolean {
 
 /** Whether a URI matches a resource template: `resourceTemplate.uriTemplate.match(uri)` (both SDKs). */
 export function templateMatches(entry: unknown, uri: string): boolean {
-  const uriTemplate = readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate');
-  const match = readProp(uriTemplate, 'match');
-  try {
-    return typeof match === 'function' && isObjectLike((match as Fn).call(uriTemplate, uri));
-  } catch {
-    return false;
-  }
+  return isObjectLike(call(readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate'), 'match', uri));
 }
 
 /** Which SDK and version a server comes from, for error messages: SDK 1.x has `tool()`, server 2.x does not. */
@@ -230,12 +217,15 @@ function installedVersion(name: string): string | undefined {
  * 2.x). SDK 1.x (1.23.0-1.32.2) keeps no such field on the server: `undefined`.
  */
 export function protocolVersionOf(server: object): string | undefined {
-  const low = readProp(server, 'server');
-  const getter = readProp(low, 'getNegotiatedProtocolVersion');
-  if (typeof getter !== 'function') return undefined;
+  const version = call(readProp(server, 'server'), 'getNegotiatedProtocolVersion');
+  return typeof version === 'string' && version !== '' ? version : undefined;
+}
+
+/** Calls the method `key` of `target`: what it returns, or `undefined` when there is no such method or it throws. */
+function call(target: unknown, key: string, ...args: unknown[]): unknown {
+  const method = readProp(target, key);
   try {
-    const version: unknown = (getter as Fn).call(low);
-    return typeof version === 'string' && version !== '' ? version : undefined;
+    return typeof method === 'function' ? (method as Fn).apply(target, args) : undefined;
   } catch {
     return undefined;
   }
