@@ -6,7 +6,7 @@ import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, ty
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
 import { describeThrown, messageOf, readProp } from './kit/read.js';
-import { anticipatedFailure, crashFailure, retryText, ruleValue, type FailureInfo } from './failure.js';
+import { anticipatedFailure, crashFailure, retryText, valueFor, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
@@ -92,21 +92,13 @@ function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRu
 }
 
 function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
-  const text: unknown = rule.message === undefined ? messageOf(matched) : ruleValue(rule.message, matched);
+  const text: unknown = rule.message === undefined ? messageOf(matched) : valueFor(rule.message, matched);
   return typeof text === 'string' ? text : undefined;
 }
 
 /** The policy's `reauthorize` for this error, as `{ text, url }` (a URL only when valid), or undefined for none. */
 function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization | undefined {
-  const { reauthorize } = policy;
-  let value: unknown = reauthorize;
-  if (typeof reauthorize === 'function') {
-    try {
-      value = reauthorize(error);
-    } catch {
-      return undefined;
-    }
-  }
+  const value = valueFor<unknown>(policy.reauthorize, error);
   if (typeof value === 'string') return value === '' ? undefined : { text: value };
   const text = readProp(value, 'text');
   if (typeof text !== 'string' || text === '') return undefined;

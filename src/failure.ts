@@ -31,11 +31,14 @@ const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The characters and length of a failure code. */
 export const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** A rule's field that is a value or a function of the accepted error: its value, or `undefined` when the function throws. */
-export function ruleValue<T>(field: T | ((error: unknown) => T), matched: unknown): T | undefined {
+/**
+ * An option or rule field that is a value or a function of the error: the value, or what the function returns for
+ * `error` (`undefined` when it throws).
+ */
+export function valueFor<T>(field: T | ((error: unknown) => T), error: unknown): T | undefined {
   if (typeof field !== 'function') return field;
   try {
-    return (field as (error: unknown) => T)(matched);
+    return (field as (error: unknown) => T)(error);
   } catch {
     return undefined;
   }
@@ -61,7 +64,7 @@ export function retryDelay(value: unknown): number | undefined {
  * gives it (and makes the failure retryable, unless the rule says otherwise).
  */
 export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: unknown): FailureInfo {
-  const facts = ruleValue(rule.failure, matched);
+  const facts = valueFor(rule.failure, matched);
   const code = readProp(facts, 'code');
   const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
   const given = readProp(facts, 'retryable');

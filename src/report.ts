@@ -3,12 +3,12 @@
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
 import type { Classification } from './classify.js';
-import type { FailureInfo } from './failure.js';
 import { stderrSink, type HandlerKind, type LogRecord } from './log.js';
 import { sinkOf, type ErrorPolicy } from './policy.js';
 import { linkedErrors } from './kit/chain.js';
 import { describeThrown, messageOf, readProp, readString, stackOf } from './kit/read.js';
 import type { FailedRequest } from './rules/rule.js';
+import { valueFor, type FailureInfo } from './failure.js';
 import { safeText } from './scrub.js';
 import { isHttpStatus } from './kit/http.js';
 import { UNAUTHORIZED } from './status.js';
@@ -116,12 +116,7 @@ function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
   const fields: Record<string, unknown> = {};
   let request: string | undefined;
   if (rule.request !== undefined) {
-    let summary: FailedRequest | undefined;
-    try {
-      summary = rule.request(matched);
-    } catch {
-      summary = undefined;
-    }
+    const summary = valueFor(rule.request, matched);
     const text = (key: keyof FailedRequest, max: number): string | undefined => {
       const value = readString(summary, key);
       return value === undefined || value === '' ? undefined : escapeControls(safeText(value, max, policy.redact));

@@ -5,7 +5,7 @@
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
 import { readProp } from './kit/read.js';
-import { ruleValue } from './failure.js';
+import { valueFor } from './failure.js';
 
 /** JSON-RPC "internal error": the code of every failure answered as a JSON-RPC error that no rule gives one. */
 export const INTERNAL_ERROR_CODE = -32603;
@@ -33,7 +33,7 @@ export function statusOfRule(rule: ErrorRule, matched: unknown, reauthorize: boo
   if (reauthorize) return UNAUTHORIZED;
   const { status } = rule;
   if (typeof status === 'number') return status;
-  const value = ruleValue(status, matched);
+  const value = valueFor(status, matched);
   return isHttpStatus(value) ? value : CRASH;
 }
 
