@@ -33,7 +33,7 @@ export interface WireShape<R> {
   answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy, failure: FailureInfo): R;
   /** The answer when even classification failed: fixed text, no detail. */
   answerUnreadable(name: string | undefined): R;
-  /** The name of this call, from its arguments (a resource's URI), before any other name. */
+  /** The name of this call, from its arguments (a resource's URI), before any other name. It must not throw. */
   nameFromArgs?(args: readonly unknown[]): string | undefined;
 }
 
@@ -94,15 +94,7 @@ function settle<T>(answer: () => T): Promise<T> {
 
 function nameOfCall(control: Control, args: readonly unknown[], governor: string | undefined): string | undefined {
   const { shape, options, binding } = control;
-  if (shape.nameFromArgs !== undefined) {
-    try {
-      const fromArgs = shape.nameFromArgs(args);
-      if (fromArgs !== undefined) return fromArgs;
-    } catch {
-      // fall back to the other names
-    }
-  }
-  return options.name ?? binding?.name ?? governor ?? options.functionName;
+  return shape.nameFromArgs?.(args) ?? options.name ?? binding?.name ?? governor ?? options.functionName;
 }
 
 function degradedMessage(policy: ErrorPolicy): string | undefined {
