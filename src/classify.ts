@@ -13,8 +13,6 @@ import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 import { asSentence } from './text.js';
 
-export { MAX_CHAIN_NODES } from './kit/chain.js';
-
 /** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
 export interface ProtocolClassification {
   readonly kind: 'protocol';

@@ -294,7 +294,6 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
   if (!Array.isArray(allowCatchAll) || allowCatchAll.some((n) => typeof n !== 'string')) {
     fail('allowCatchAll', 'an array of rule names', allowCatchAll);
   }
-  const allowed = new Set<string>(allowCatchAll as string[]);
   const seen = new Set<string>();
   const out = (rules as unknown[]).map((rule, i) => {
     if (Array.isArray(rule)) {
@@ -304,7 +303,7 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
     if (seen.has(valid.name)) throw new TypeError(`Expected \`rules\` to have unique names, got "${valid.name}" twice`);
     seen.add(valid.name);
     const probe = [Error, TypeError, RangeError].find((type) => accepts(valid, new type('mcp-error-policy probe')));
-    if (probe !== undefined && !allowed.has(valid.name)) {
+    if (probe !== undefined && !(allowCatchAll as string[]).includes(valid.name)) {
       throw new TypeError(
         `Expected \`rules[${i}]\` ("${valid.name}") to reject a plain ${probe.name}: a catch-all rule shows every crash's text to clients. ` +
           `Name it in \`allowCatchAll\` to opt in.`,
@@ -400,8 +399,8 @@ function isErrorPolicy(value: unknown): value is ErrorPolicy {
 export const defaultPolicy: ErrorPolicy = createErrorPolicy();
 
 /** Checks the `policy` option of a wrapper; throws a TypeError naming it when it is not a policy. */
-export function resolvePolicy(policy: unknown, option = 'policy'): ErrorPolicy {
+export function resolvePolicy(policy: unknown): ErrorPolicy {
   if (policy === undefined) return defaultPolicy;
-  if (!isErrorPolicy(policy)) fail(option, 'a policy made by createErrorPolicy()', policy);
+  if (!isErrorPolicy(policy)) fail('policy', 'a policy made by createErrorPolicy()', policy);
   return policy;
 }
