@@ -5,8 +5,8 @@
 import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
-import { describeThrown, messageOf, readProp } from './kit/read.js';
-import { anticipatedFailure, crashFailure, retryText, valueFor, type FailureInfo } from './failure.js';
+import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
+import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';

@@ -5,7 +5,7 @@
  */
 import { findInChain } from './kit/chain.js';
 import { responseRetryAfterMsOf } from './kit/http.js';
-import { readProp } from './kit/read.js';
+import { readProp, valueFor } from './kit/read.js';
 import { newReference } from './reference.js';
 import { scrubSecrets } from './scrub.js';
 import type { ErrorRule } from './rules/rule.js';
@@ -30,19 +30,6 @@ export const DEGRADED_CODE = 'auth_required';
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The characters and length of a failure code. */
 export const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-/**
- * An option or rule field that is a value or a function of the error: the value, or what the function returns for
- * `error` (`undefined` when it throws).
- */
-export function valueFor<T>(field: T | ((error: unknown) => T), error: unknown): T | undefined {
-  if (typeof field !== 'function') return field;
-  try {
-    return (field as (error: unknown) => T)(error);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * True for a code the failure object may carry: letters, digits, `_`, `.`, `:`, `-` (at most 64), and nothing the

@@ -4,8 +4,7 @@
  */
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
-import { readProp } from './kit/read.js';
-import { valueFor } from './failure.js';
+import { readProp, valueFor } from './kit/read.js';
 
 /** JSON-RPC "internal error": the code of every failure answered as a JSON-RPC error that no rule gives one. */
 export const INTERNAL_ERROR_CODE = -32603;

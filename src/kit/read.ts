@@ -18,6 +18,19 @@ export function readProp(value: unknown, key: PropertyKey): unknown {
   }
 }
 
+/**
+ * An option or rule field that is a value or a function of `input` (the error, or a text): the value, or what the
+ * function returns for `input` (`undefined` when it throws).
+ */
+export function valueFor<T, I = unknown>(field: T | ((input: I) => T), input: I): T | undefined {
+  if (typeof field !== 'function') return field;
+  try {
+    return (field as (input: I) => T)(input);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads a string property, or `undefined`. */
 export function readString(value: unknown, key: PropertyKey): string | undefined {
   const prop = readProp(value, key);
