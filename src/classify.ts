@@ -104,11 +104,6 @@ function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization
   return isSignInUrl(url) ? { text, url } : { text };
 }
 
-/** The hint appended to the client text: the text, then the URL unless the text already holds it. */
-function reauthorizationHint({ text, url }: Reauthorization): string {
-  return url === undefined || text.includes(url) ? text : `${text} ${url}`;
-}
-
 /** A crash, with its text as `detail` when the policy is given and in dev mode. */
 function crash(error: unknown, policy: ErrorPolicy | undefined): CrashClassification {
   const reference = newReference();
@@ -147,7 +142,11 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     const failure = anticipatedFailure(rule, matched, error);
     if (failure.retryAfterMs !== undefined) message = `${asSentence(message)} ${retryText(failure.retryAfterMs)}`;
     const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
-    if (reauthorization !== undefined) message = `${message}\n\n${reauthorizationHint(reauthorization)}`;
+    if (reauthorization !== undefined) {
+      // the text, then the URL unless the text already holds it
+      const { text, url } = reauthorization;
+      message = `${message}\n\n${url === undefined || text.includes(url) ? text : `${text} ${url}`}`;
+    }
     return {
       kind: 'anticipated',
       rule,

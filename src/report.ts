@@ -161,15 +161,6 @@ function write(policy: ErrorPolicy, record: LogRecord): void {
   }
 }
 
-function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
-  if (policy.onOutcome === undefined) return;
-  try {
-    policy.onOutcome(outcome);
-  } catch {
-    // the access log must not break the call
-  }
-}
-
 /** What `onOutcome` receives, once per handler call. */
 export interface Outcome {
   /** Which kind of handler ran. */
@@ -182,12 +173,6 @@ export interface Outcome {
   readonly status: number;
   /** The failure's classification; absent on success and for the degraded start. */
   readonly classification?: Classification;
-}
-
-function outcomeOf(policy: ErrorPolicy, context: CallContext, status: number, classification: Classification | undefined): Outcome {
-  const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
-  const name = safeName(context, policy);
-  return { kind: context.handler, name, durationMs, status, ...(classification === undefined ? {} : { classification }) };
 }
 
 /** The ids a failure's record carries: a crash's reference, and the failure object's correlation id. */
@@ -234,7 +219,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       ...ids,
     });
   }
-  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, status, classification));
+  if (withOutcome) reportOutcome(policy, context, status, classification);
 }
 
 /** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
@@ -252,12 +237,19 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
     errorMessage,
     correlationId: failure.correlationId,
   });
-  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, UNAUTHORIZED, undefined));
+  if (withOutcome) reportOutcome(policy, context, UNAUTHORIZED);
 }
 
-/** Reports a call to the access log without a log record: a success (200), or a failure another wrapper logged. */
+/** Reports a call to the access log (`onOutcome`, which may throw: that is contained), with or without a log record. */
 export function reportOutcome(policy: ErrorPolicy, context: CallContext, status: number, classification?: Classification): void {
-  emitOutcome(policy, outcomeOf(policy, context, status, classification));
+  if (policy.onOutcome === undefined) return;
+  const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
+  const outcome = { kind: context.handler, name: safeName(context, policy), durationMs, status, ...(classification === undefined ? {} : { classification }) };
+  try {
+    policy.onOutcome(outcome);
+  } catch {
+    // the access log must not break the call
+  }
 }
 
 /** A crash's exception for telemetry: its name, message and stack, scrubbed and bounded as in its log record. */
