@@ -5,7 +5,7 @@
 import type { LogSink, PolicyLogger } from './log.js';
 import type { Outcome } from './report.js';
 import { stderrSink, toLogSink } from './log.js';
-import { isObjectLike, readProp } from './kit/read.js';
+import { isObjectLike, isRecord, readProp } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
@@ -266,7 +266,7 @@ const RULE_CHECKS: readonly Check[] = [
   ['reauthorize', 'a boolean', isBoolean],
   ['code', 'an integer JSON-RPC error code', Number.isSafeInteger],
   ['request', 'a function', isFunction],
-  ['failure', 'an object ({ code, retryable, retryAfterMs }) or a function returning one', (v) => isFunction(v) || (isObjectLike(v) && !Array.isArray(v))],
+  ['failure', 'an object ({ code, retryable, retryAfterMs }) or a function returning one', (v) => isFunction(v) || isRecord(v)],
 ];
 
 /** Checks each field of `source` that `checks` names and is given, in order, and copies it to `out`. */
@@ -330,7 +330,7 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
  * ```
  */
 export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy {
-  if (!isObjectLike(options) || Array.isArray(options)) fail('options', 'an object', options);
+  if (!isRecord(options)) fail('options', 'an object', options);
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.includes(key)) throw new TypeError(`Unknown option \`${key}\`: expected one of ${OPTION_KEYS.join(', ')}`);
   }
@@ -345,7 +345,7 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     log = sink;
   }
   if (o.reauthorize !== undefined && typeof o.reauthorize !== 'string' && typeof o.reauthorize !== 'function') {
-    if (!isObjectLike(o.reauthorize) || Array.isArray(o.reauthorize)) fail('reauthorize', 'a string, { text, url } or a function', o.reauthorize);
+    if (!isRecord(o.reauthorize)) fail('reauthorize', 'a string, { text, url } or a function', o.reauthorize);
     const { text, url } = o.reauthorize as Record<string, unknown>;
     if (typeof text !== 'string' || text === '') fail('reauthorize.text', 'a non-empty string', text);
     if (url !== undefined && !isSignInUrl(url)) fail('reauthorize.url', 'an http: or https: URL', url);

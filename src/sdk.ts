@@ -5,7 +5,7 @@
  * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
  */
 import type { HandlerKind } from './log.js';
-import { isObjectLike, readProp } from './kit/read.js';
+import { isObjectLike, isRecord, readProp } from './kit/read.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -61,10 +61,6 @@ export const CALLBACK_REQUESTS: Readonly<Record<string, HandlerKind>> = {
 /** The callback a registration was given through a patched registration method or `update`, kept on its entry. */
 const GIVEN = Symbol('mcp-error-policy.given-callback');
 
-function isRegistry(value: unknown): value is Registry {
-  return isObjectLike(value) && !Array.isArray(value);
-}
-
 /** Whether `value` has the public surface of an `McpServer` (either SDK): the low-level server and `register*`. */
 export function looksLikeMcpServer(value: unknown): value is object {
   return (
@@ -82,7 +78,7 @@ export function looksLikeMcpServer(value: unknown): value is object {
 export function registriesOf(server: object): Registries | string {
   const keys = ['_registeredTools', '_registeredResources', '_registeredResourceTemplates', '_registeredPrompts'] as const;
   const found = keys.map((key) => readProp(server, key));
-  const missing = keys.filter((_, i) => !isRegistry(found[i]));
+  const missing = keys.filter((_, i) => !isRecord(found[i]));
   if (missing.length > 0) return `no ${missing.map((key) => `\`${key}\``).join(', ')}`;
   const [tools, resources, templates, prompts] = found as [Registry, Registry, Registry, Registry];
   return { tools, resources, templates, prompts };

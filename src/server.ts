@@ -7,7 +7,7 @@
 import { classifyError, type Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
-import { isObjectLike, readProp, readString } from './kit/read.js';
+import { isObjectLike, isRecord, readProp, readString } from './kit/read.js';
 import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
 import { safeText } from './scrub.js';
 import {
@@ -134,7 +134,7 @@ function patchUpdate(ctx: Context, entry: Entry, kind: HandlerKind, registeredNa
     let next = updates;
     const rename = renameIn(updates, kind);
     const nextName = rename ?? name;
-    if (isObjectLike(updates) && !Array.isArray(updates)) {
+    if (isRecord(updates)) {
       const callback = readProp(updates, 'callback');
       if (typeof callback === 'function') {
         next = { ...updates, callback: own(callback as Fn, kind, bindingFor(ctx, nextName)) };

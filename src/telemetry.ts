@@ -13,7 +13,7 @@
 import type { Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import type { ErrorPolicy } from './policy.js';
-import { isObjectLike, messageOf, readProp, readString } from './kit/read.js';
+import { isObjectLike, isRecord, messageOf, readProp, readString } from './kit/read.js';
 import { crashException, MAX_NAME_LENGTH } from './report.js';
 import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
@@ -297,7 +297,7 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
 
 /** Whether `value` can be a policy's `telemetry`: an object with a `start` function (and `current`, if any, one too). */
 export function isPolicyTelemetry(value: unknown): value is PolicyTelemetry {
-  if (!isObjectLike(value) || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const current = readProp(value, 'current');
   return typeof readProp(value, 'start') === 'function' && (current === undefined || typeof current === 'function');
 }

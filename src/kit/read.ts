@@ -8,6 +8,11 @@ export function isObjectLike(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
+/** True for objects and functions that are not arrays (an options object, a registry). */
+export function isRecord(value: unknown): value is object {
+  return isObjectLike(value) && !Array.isArray(value);
+}
+
 /** Reads `value[key]`, or `undefined` when `value` is not an object or the read throws. */
 export function readProp(value: unknown, key: PropertyKey): unknown {
   if (!isObjectLike(value)) return undefined;

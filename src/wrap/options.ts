@@ -1,6 +1,6 @@
 /** The options every wrapper takes, and their validation. */
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
-import { isObjectLike } from '../kit/read.js';
+import { isRecord } from '../kit/read.js';
 import type { GuardOptions } from './guard.js';
 
 /** Options of the wrappers. Any other option name makes the wrapper throw a `TypeError` naming it, at once. */
@@ -36,7 +36,7 @@ export function readWrapOptions(handler: unknown, options: unknown, handlerOptio
     throw new TypeError(`Expected \`${handlerOption}\` to be a function, got ${handler === null ? 'null' : typeof handler}`);
   }
   const given = options === undefined ? {} : options;
-  if (!isObjectLike(given) || Array.isArray(given)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof given}`);
+  if (!isRecord(given)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof given}`);
   for (const key of Object.keys(given)) {
     if (key !== 'name' && key !== 'policy') throw new TypeError(`Unknown option \`${key}\`: expected name or policy`);
   }
