@@ -2,18 +2,16 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
+import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
-import { describeThrown, messageOf, readProp } from './kit/read.js';
+import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
 import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 import { asSentence } from './text.js';
-
-export { MAX_CHAIN_NODES } from './kit/chain.js';
 
 /** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
 export interface ProtocolClassification {
@@ -81,14 +79,6 @@ function crashDetailsExposed(policy: ErrorPolicy): boolean {
   }
 }
 
-function accepts(rule: ErrorRule, error: unknown): boolean {
-  try {
-    return rule.predicate(error) === true;
-  } catch {
-    return false;
-  }
-}
-
 /** Finds the first rule accepting the thrown value or, breadth-first, an error on its cause chain. */
 function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRule; matched: unknown } | undefined {
   return findInChain(error, (node) => {
@@ -100,27 +90,13 @@ function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRu
 }
 
 function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
-  if (rule.message === undefined) return messageOf(matched);
-  if (typeof rule.message === 'string') return rule.message;
-  try {
-    const text: unknown = rule.message(matched);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  const text: unknown = rule.message === undefined ? messageOf(matched) : valueFor(rule.message, matched);
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** The policy's `reauthorize` for this error, as `{ text, url }` (a URL only when valid), or undefined for none. */
 function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization | undefined {
-  const { reauthorize } = policy;
-  let value: unknown = reauthorize;
-  if (typeof reauthorize === 'function') {
-    try {
-      value = reauthorize(error);
-    } catch {
-      return undefined;
-    }
-  }
+  const value = valueFor<unknown>(policy.reauthorize, error);
   if (typeof value === 'string') return value === '' ? undefined : { text: value };
   const text = readProp(value, 'text');
   if (typeof text !== 'string' || text === '') return undefined;
@@ -128,17 +104,11 @@ function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization
   return isSignInUrl(url) ? { text, url } : { text };
 }
 
-/** The hint appended to the client text: the text, then the URL unless the text already holds it. */
-function reauthorizationHint({ text, url }: Reauthorization): string {
-  return url === undefined || text.includes(url) ? text : `${text} ${url}`;
-}
-
-function crash(error: unknown, policy: ErrorPolicy): CrashClassification {
+/** A crash, with its text as `detail` when the policy is given and in dev mode. */
+function crash(error: unknown, policy: ErrorPolicy | undefined): CrashClassification {
   const reference = newReference();
-  const failure = crashFailure(reference);
-  if (!crashDetailsExposed(policy)) return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure };
-  const detail = safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact);
-  return { kind: 'crash', status: CRASH, level: 'error', reference, error, detail, failure };
+  const detail = policy !== undefined && crashDetailsExposed(policy) ? safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact) : undefined;
+  return { kind: 'crash', status: CRASH, level: 'error', reference, error, ...(detail === undefined ? {} : { detail }), failure: crashFailure(reference) };
 }
 
 /**
@@ -172,7 +142,11 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     const failure = anticipatedFailure(rule, matched, error);
     if (failure.retryAfterMs !== undefined) message = `${asSentence(message)} ${retryText(failure.retryAfterMs)}`;
     const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
-    if (reauthorization !== undefined) message = `${message}\n\n${reauthorizationHint(reauthorization)}`;
+    if (reauthorization !== undefined) {
+      // the text, then the URL unless the text already holds it
+      const { text, url } = reauthorization;
+      message = `${message}\n\n${url === undefined || text.includes(url) ? text : `${text} ${url}`}`;
+    }
     return {
       kind: 'anticipated',
       rule,
@@ -187,7 +161,6 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
       ...(reauthorization?.url === undefined ? {} : { signIn: { text: reauthorization.text, url: reauthorization.url } }),
     };
   } catch {
-    const reference = newReference();
-    return { kind: 'crash', status: CRASH, level: 'error', reference, error, failure: crashFailure(reference) };
+    return crash(error, undefined);
   }
 }

@@ -83,8 +83,11 @@ function keepFacts(error: Error, options: DeliberateErrorOptions | undefined): v
   Object.defineProperty(error, FACTS, { value: Object.freeze({ code, retryable, retryAfterMs }), enumerable: false, configurable: true });
 }
 
-function stamp(error: Error, kind: DeliberateKind): void {
+/** Names a deliberate error and brands it as `kind`; keeps its failure options, if given. */
+function stamp(error: Error, kind: DeliberateKind, options?: DeliberateErrorOptions): void {
+  error.name = kind;
   Object.defineProperty(error, BRAND, { value: kind, enumerable: false, writable: false, configurable: true });
+  keepFacts(error, options);
 }
 
 function brandOf(value: unknown): unknown {
@@ -103,9 +106,7 @@ function brandOf(value: unknown): unknown {
 export class ToolError extends Error {
   constructor(message: string, options?: DeliberateErrorOptions) {
     super(message, options);
-    this.name = 'ToolError';
-    stamp(this, 'ToolError');
-    keepFacts(this, options);
+    stamp(this, 'ToolError', options);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -125,9 +126,7 @@ export class ToolError extends Error {
 export class ResourceError extends Error {
   constructor(message: string, options?: DeliberateErrorOptions) {
     super(message, options);
-    this.name = 'ResourceError';
-    stamp(this, 'ResourceError');
-    keepFacts(this, options);
+    stamp(this, 'ResourceError', options);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -148,9 +147,7 @@ export class ResourceError extends Error {
 export class ResourceNotFoundError extends ResourceError {
   constructor(message: string, options?: DeliberateErrorOptions) {
     super(message, options);
-    this.name = 'ResourceNotFoundError';
     stamp(this, 'ResourceNotFoundError');
-    keepFacts(this, options);
   }
 }
 

@@ -5,10 +5,10 @@
  */
 import { findInChain } from './kit/chain.js';
 import { responseRetryAfterMsOf } from './kit/http.js';
-import { readProp } from './kit/read.js';
+import { readProp, valueFor } from './kit/read.js';
 import { newReference } from './reference.js';
 import { scrubSecrets } from './scrub.js';
-import type { ErrorRule, FailureFacts } from './rules/rule.js';
+import type { ErrorRule } from './rules/rule.js';
 
 /** The failure object of one answered failure. */
 export interface FailureInfo {
@@ -31,16 +31,6 @@ const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The characters and length of a failure code. */
 export const CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-function factsOf(rule: ErrorRule, matched: unknown): FailureFacts | undefined {
-  const { failure } = rule;
-  if (typeof failure !== 'function') return failure;
-  try {
-    return failure(matched);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * True for a code the failure object may carry: letters, digits, `_`, `.`, `:`, `-` (at most 64), and nothing the
  * secret patterns take for a credential (an `AIza` key or a `ya29.` token matches the character set).
@@ -61,16 +51,17 @@ export function retryDelay(value: unknown): number | undefined {
  * gives it (and makes the failure retryable, unless the rule says otherwise).
  */
 export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: unknown): FailureInfo {
-  const facts = factsOf(rule, matched);
+  const facts = valueFor(rule.failure, matched);
   const code = readProp(facts, 'code');
   const retryAfterMs = retryDelay(readProp(facts, 'retryAfterMs') ?? findInChain(thrown, responseRetryAfterMsOf));
-  const retryable = readProp(facts, 'retryable');
-  const info = {
+  const given = readProp(facts, 'retryable');
+  const retryable = typeof given === 'boolean' ? given : retryAfterMs !== undefined;
+  return {
     code: isFailureCode(code) ? code : rule.name,
-    retryable: typeof retryable === 'boolean' ? retryable : retryAfterMs !== undefined,
+    retryable,
+    ...(retryAfterMs === undefined || !retryable ? {} : { retryAfterMs }),
     correlationId: newReference(),
   };
-  return retryAfterMs === undefined || !info.retryable ? info : { ...info, retryAfterMs };
 }
 
 /** The failure object of a crash: its reference, nothing else. */

@@ -95,14 +95,6 @@ function fieldsOf(record: LogRecord): Record<string, unknown> {
   return { component: 'mcp-error-policy', handlerName: name, ...fields };
 }
 
-function isPinoShaped(logger: object): boolean {
-  return typeof readProp(logger, 'child') === 'function' && isObjectLike(readProp(readProp(logger, 'levels'), 'values'));
-}
-
-function isWinstonShaped(logger: object): boolean {
-  return typeof readProp(logger, 'log') === 'function' && typeof readProp(logger, 'add') === 'function';
-}
-
 function method(logger: object, level: LogLevel): LevelMethod {
   return readProp(logger, level) as LevelMethod;
 }
@@ -128,15 +120,16 @@ export function toLogSink(logger: unknown): LogSink | undefined {
   if (typeof logger === 'function') return logger as LogFunction;
   if (!isObjectLike(logger)) return undefined;
   if (logger === globalThis.console) return stderrSink;
-  if (isWinstonShaped(logger)) {
-    const log = readProp(logger, 'log') as LevelMethod;
+  // winston: `log` and `add` methods
+  const log = readProp(logger, 'log');
+  if (typeof log === 'function' && typeof readProp(logger, 'add') === 'function') {
     return (record) => {
       log.call(logger, { level: record.level, message: record.message, ...fieldsOf(record) });
     };
   }
-  const levels = (['info', 'warn', 'error'] as const).map((level) => method(logger, level));
-  if (levels.some((m) => typeof m !== 'function')) return undefined;
-  if (isPinoShaped(logger)) {
+  if ((['info', 'warn', 'error'] as const).some((level) => typeof method(logger, level) !== 'function')) return undefined;
+  // pino: a `child` method and `levels.values`
+  if (typeof readProp(logger, 'child') === 'function' && isObjectLike(readProp(readProp(logger, 'levels'), 'values'))) {
     return (record) => {
       method(logger, record.level).call(logger, fieldsOf(record), record.message);
     };

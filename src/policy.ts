@@ -5,7 +5,7 @@
 import type { LogSink, PolicyLogger } from './log.js';
 import type { Outcome } from './report.js';
 import { stderrSink, toLogSink } from './log.js';
-import { isObjectLike } from './kit/read.js';
+import { isObjectLike, isRecord, readProp } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
@@ -200,22 +200,25 @@ export interface ErrorPolicy {
  */
 export const DEFAULT_MAX_MESSAGE_LENGTH = 4000;
 
-const LEVELS = new Set(['info', 'warn']);
-const OPTION_KEYS = new Set([
-  'rules',
-  'allowCatchAll',
-  'logger',
-  'reauthorize',
-  'degraded',
-  'maxMessageLength',
-  'redact',
-  'exposeCrashDetails',
-  'onOutcome',
-  'maskDeliberateErrors',
-  'failureObject',
-  'draftToolFailure',
-  'telemetry',
-]);
+type Check = readonly [key: string, expected: string, valid: (value: unknown) => boolean];
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+
+/** The options checked alike, in their order (after `rules`, `allowCatchAll`, `logger` and `reauthorize`). */
+const OPTION_CHECKS: readonly Check[] = [
+  ['degraded', 'a function', isFunction],
+  ['maxMessageLength', 'an integer from 32 to 1000000', (v) => Number.isInteger(v) && (v as number) >= 32 && (v as number) <= 1_000_000],
+  ['redact', 'a function', isFunction],
+  ['exposeCrashDetails', 'a boolean', isBoolean],
+  ['onOutcome', 'a function', isFunction],
+  ['maskDeliberateErrors', 'a boolean', isBoolean],
+  ['failureObject', 'a boolean', isBoolean],
+  ['draftToolFailure', 'a boolean', isBoolean],
+  ['telemetry', 'the result of openTelemetry() (an object with a start function)', isPolicyTelemetry],
+];
+
+const OPTION_KEYS: readonly string[] = ['rules', 'allowCatchAll', 'logger', 'reauthorize', ...OPTION_CHECKS.map(([key]) => key)];
 
 /**
  * The rules a policy applies, in order: the deliberate-error rules first (unless masked), then its `rules`; and where
@@ -246,47 +249,44 @@ function fail(option: string, expected: string, got: unknown): never {
   throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${shownValue(got)}`);
 }
 
-function probeAcceptsPlainErrors(rule: ErrorRule): string | undefined {
-  for (const probe of [new Error('mcp-error-policy probe'), new TypeError('mcp-error-policy probe'), new RangeError('mcp-error-policy probe')]) {
-    let accepted: boolean;
-    try {
-      accepted = rule.predicate(probe) === true;
-    } catch {
-      accepted = false;
-    }
-    if (accepted) return probe.name;
+/** Whether `rule` accepts `error`: a predicate that throws counts as "no". */
+export function accepts(rule: ErrorRule, error: unknown): boolean {
+  try {
+    return rule.predicate(error) === true;
+  } catch {
+    return false;
   }
-  return undefined;
+}
+
+/** The optional fields of a rule, in their order, each with what it must be. */
+const RULE_CHECKS: readonly Check[] = [
+  ['message', 'a string or a function', (v) => typeof v === 'string' || isFunction(v)],
+  ['status', 'an integer HTTP status from 100 to 599, or a function returning one', (v) => isFunction(v) || isHttpStatus(v)],
+  ['level', "'info' or 'warn'", (v) => v === 'info' || v === 'warn'],
+  ['reauthorize', 'a boolean', isBoolean],
+  ['code', 'an integer JSON-RPC error code', Number.isSafeInteger],
+  ['request', 'a function', isFunction],
+  ['failure', 'an object ({ code, retryable, retryAfterMs }) or a function returning one', (v) => isFunction(v) || isRecord(v)],
+];
+
+/** Checks each field of `source` that `checks` names and is given, in order, and copies it to `out`. */
+function checkFields(source: Record<string, unknown>, checks: readonly Check[], at: string, out: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [key, expected, valid] of checks) {
+    const value = source[key];
+    if (value === undefined) continue;
+    if (!valid(value)) fail(`${at}${key}`, expected, value);
+    out[key] = value;
+  }
+  return out;
 }
 
 function validateRule(rule: unknown, at: string): ErrorRule {
   if (!isObjectLike(rule)) fail(at, 'a rule object', rule);
-  const r = rule as Partial<Record<keyof ErrorRule | 'test', unknown>>;
+  const r = rule as Record<string, unknown>;
   if (typeof r.name !== 'string' || r.name === '') fail(`${at}.name`, 'a non-empty string', r.name);
   const predicate = r.predicate ?? r.test;
   if (typeof predicate !== 'function') fail(`${at}.predicate`, 'a function', predicate);
-  if (r.message !== undefined && typeof r.message !== 'string' && typeof r.message !== 'function') {
-    fail(`${at}.message`, 'a string or a function', r.message);
-  }
-  if (r.status !== undefined && typeof r.status !== 'function' && !isHttpStatus(r.status)) {
-    fail(`${at}.status`, 'an integer HTTP status from 100 to 599, or a function returning one', r.status);
-  }
-  if (r.level !== undefined && !LEVELS.has(r.level as string)) fail(`${at}.level`, "'info' or 'warn'", r.level);
-  if (r.reauthorize !== undefined && typeof r.reauthorize !== 'boolean') fail(`${at}.reauthorize`, 'a boolean', r.reauthorize);
-  if (r.code !== undefined && !Number.isSafeInteger(r.code)) fail(`${at}.code`, 'an integer JSON-RPC error code', r.code);
-  if (r.request !== undefined && typeof r.request !== 'function') fail(`${at}.request`, 'a function', r.request);
-  if (r.failure !== undefined && typeof r.failure !== 'function' && (!isObjectLike(r.failure) || Array.isArray(r.failure))) {
-    fail(`${at}.failure`, 'an object ({ code, retryable, retryAfterMs }) or a function returning one', r.failure);
-  }
-  const out: { -readonly [K in keyof ErrorRule]: ErrorRule[K] } = { name: r.name as string, predicate: predicate as ErrorRule['predicate'] };
-  if (r.message !== undefined) out.message = r.message as NonNullable<ErrorRule['message']>;
-  if (r.status !== undefined) out.status = r.status as NonNullable<ErrorRule['status']>;
-  if (r.level !== undefined) out.level = r.level as ErrorRule['level'] & string;
-  if (r.reauthorize !== undefined) out.reauthorize = r.reauthorize as boolean;
-  if (r.code !== undefined) out.code = r.code as number;
-  if (r.request !== undefined) out.request = r.request as NonNullable<ErrorRule['request']>;
-  if (r.failure !== undefined) out.failure = r.failure as NonNullable<ErrorRule['failure']>;
-  return Object.freeze(out);
+  return Object.freeze(checkFields(r, RULE_CHECKS, `${at}.`, { name: r.name, predicate })) as unknown as ErrorRule;
 }
 
 function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRule[] {
@@ -294,7 +294,6 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
   if (!Array.isArray(allowCatchAll) || allowCatchAll.some((n) => typeof n !== 'string')) {
     fail('allowCatchAll', 'an array of rule names', allowCatchAll);
   }
-  const allowed = new Set<string>(allowCatchAll as string[]);
   const seen = new Set<string>();
   const out = (rules as unknown[]).map((rule, i) => {
     if (Array.isArray(rule)) {
@@ -303,10 +302,10 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
     const valid = validateRule(rule, `rules[${i}]`);
     if (seen.has(valid.name)) throw new TypeError(`Expected \`rules\` to have unique names, got "${valid.name}" twice`);
     seen.add(valid.name);
-    const accepts = probeAcceptsPlainErrors(valid);
-    if (accepts !== undefined && !allowed.has(valid.name)) {
+    const probe = [Error, TypeError, RangeError].find((type) => accepts(valid, new type('mcp-error-policy probe')));
+    if (probe !== undefined && !(allowCatchAll as string[]).includes(valid.name)) {
       throw new TypeError(
-        `Expected \`rules[${i}]\` ("${valid.name}") to reject a plain ${accepts}: a catch-all rule shows every crash's text to clients. ` +
+        `Expected \`rules[${i}]\` ("${valid.name}") to reject a plain ${probe.name}: a catch-all rule shows every crash's text to clients. ` +
           `Name it in \`allowCatchAll\` to opt in.`,
       );
     }
@@ -331,11 +330,11 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
  * ```
  */
 export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy {
-  if (!isObjectLike(options) || Array.isArray(options)) fail('options', 'an object', options);
+  if (!isRecord(options)) fail('options', 'an object', options);
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`Unknown option \`${key}\`: expected one of ${[...OPTION_KEYS].join(', ')}`);
+    if (!OPTION_KEYS.includes(key)) throw new TypeError(`Unknown option \`${key}\`: expected one of ${OPTION_KEYS.join(', ')}`);
   }
-  const o = options as Record<keyof ErrorPolicyOptions, unknown>;
+  const o = options as Record<string, unknown>;
   // The core rules need no checking (they are this package's, frozen): skipping it keeps `defaultPolicy`, made when
   // the package is imported, off the start-up path.
   const rules = o.rules === undefined && o.allowCatchAll === undefined ? coreRules : validateRules(o.rules ?? coreRules, o.allowCatchAll ?? []);
@@ -346,34 +345,18 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     log = sink;
   }
   if (o.reauthorize !== undefined && typeof o.reauthorize !== 'string' && typeof o.reauthorize !== 'function') {
-    if (!isObjectLike(o.reauthorize) || Array.isArray(o.reauthorize)) fail('reauthorize', 'a string, { text, url } or a function', o.reauthorize);
+    if (!isRecord(o.reauthorize)) fail('reauthorize', 'a string, { text, url } or a function', o.reauthorize);
     const { text, url } = o.reauthorize as Record<string, unknown>;
     if (typeof text !== 'string' || text === '') fail('reauthorize.text', 'a non-empty string', text);
     if (url !== undefined && !isSignInUrl(url)) fail('reauthorize.url', 'an http: or https: URL', url);
   }
-  if (o.degraded !== undefined && typeof o.degraded !== 'function') fail('degraded', 'a function', o.degraded);
-  const max = o.maxMessageLength ?? DEFAULT_MAX_MESSAGE_LENGTH;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 32 || max > 1_000_000) {
-    fail('maxMessageLength', 'an integer from 32 to 1000000', max);
-  }
-  if (o.redact !== undefined && typeof o.redact !== 'function') fail('redact', 'a function', o.redact);
-  if (o.exposeCrashDetails !== undefined && typeof o.exposeCrashDetails !== 'boolean') {
-    fail('exposeCrashDetails', 'a boolean', o.exposeCrashDetails);
-  }
-  if (o.onOutcome !== undefined && typeof o.onOutcome !== 'function') fail('onOutcome', 'a function', o.onOutcome);
-  if (o.maskDeliberateErrors !== undefined && typeof o.maskDeliberateErrors !== 'boolean') {
-    fail('maskDeliberateErrors', 'a boolean', o.maskDeliberateErrors);
-  }
-  for (const flag of ['failureObject', 'draftToolFailure'] as const) {
-    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') fail(flag, 'a boolean', o[flag]);
-  }
-  if (o.telemetry !== undefined && !isPolicyTelemetry(o.telemetry)) fail('telemetry', 'the result of openTelemetry() (an object with a start function)', o.telemetry);
+  checkFields(o, OPTION_CHECKS, '');
   const maskDeliberateErrors = o.maskDeliberateErrors === true;
   const policy: ErrorPolicy = {
     rules,
     reauthorize: o.reauthorize as ErrorPolicy['reauthorize'],
     degraded: o.degraded as ErrorPolicy['degraded'],
-    maxMessageLength: max as number,
+    maxMessageLength: (o.maxMessageLength as number | undefined) ?? DEFAULT_MAX_MESSAGE_LENGTH,
     redact: o.redact as ErrorPolicy['redact'],
     exposeCrashDetails: o.exposeCrashDetails as boolean | undefined,
     onOutcome: o.onOutcome as ErrorPolicy['onOutcome'],
@@ -382,9 +365,11 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     draftToolFailure: o.draftToolFailure === true,
     telemetry: o.telemetry as PolicyTelemetry | undefined,
   };
-  Object.defineProperty(policy, POLICY_BRAND, { value: true });
-  Object.defineProperty(policy, RULES_APPLIED, { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) });
-  Object.defineProperty(policy, SINK, { value: log });
+  Object.defineProperties(policy, {
+    [POLICY_BRAND]: { value: true },
+    [RULES_APPLIED]: { value: maskDeliberateErrors ? rules : Object.freeze([...deliberateRules, ...rules]) },
+    [SINK]: { value: log },
+  });
   return Object.freeze(policy);
 }
 
@@ -401,11 +386,7 @@ export function isSignInUrl(value: unknown): value is string {
 
 /** True for a policy made by {@link createErrorPolicy} (of any copy of this package). */
 function isErrorPolicy(value: unknown): value is ErrorPolicy {
-  try {
-    return isObjectLike(value) && (value as Record<symbol, unknown>)[POLICY_BRAND] === true;
-  } catch {
-    return false;
-  }
+  return readProp(value, POLICY_BRAND) === true;
 }
 
 /**
@@ -418,8 +399,8 @@ function isErrorPolicy(value: unknown): value is ErrorPolicy {
 export const defaultPolicy: ErrorPolicy = createErrorPolicy();
 
 /** Checks the `policy` option of a wrapper; throws a TypeError naming it when it is not a policy. */
-export function resolvePolicy(policy: unknown, option = 'policy'): ErrorPolicy {
+export function resolvePolicy(policy: unknown): ErrorPolicy {
   if (policy === undefined) return defaultPolicy;
-  if (!isErrorPolicy(policy)) fail(option, 'a policy made by createErrorPolicy()', policy);
+  if (!isErrorPolicy(policy)) fail('policy', 'a policy made by createErrorPolicy()', policy);
   return policy;
 }

@@ -29,13 +29,11 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
   const name = readString(error, 'name');
-  if (name !== 'McpError' && name !== 'ProtocolError') return false;
-  const code = readProp(error, 'code');
-  return typeof code === 'number' && Number.isInteger(code);
+  return (name === 'McpError' || name === 'ProtocolError') && Number.isInteger(readProp(error, 'code'));
 }
 
 /** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */
 export function protocolCode(error: unknown): number {
   const code = readProp(error, 'code');
-  return typeof code === 'number' && Number.isInteger(code) ? code : INTERNAL_ERROR_CODE;
+  return Number.isInteger(code) ? (code as number) : INTERNAL_ERROR_CODE;
 }

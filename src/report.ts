@@ -3,13 +3,13 @@
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
 import type { Classification } from './classify.js';
-import type { FailureInfo } from './failure.js';
-import { stderrSink, type FailureKind, type HandlerKind, type LogLevel, type LogRecord } from './log.js';
+import { stderrSink, type HandlerKind, type LogRecord } from './log.js';
 import { sinkOf, type ErrorPolicy } from './policy.js';
 import { linkedErrors } from './kit/chain.js';
-import { describeThrown, messageOf, readProp, readString, stackOf } from './kit/read.js';
+import { describeThrown, messageOf, readProp, readString, stackOf, valueFor } from './kit/read.js';
 import type { FailedRequest } from './rules/rule.js';
-import { quoteForLog, safeText } from './scrub.js';
+import type { FailureInfo } from './failure.js';
+import { safeText } from './scrub.js';
 import { isHttpStatus } from './kit/http.js';
 import { UNAUTHORIZED } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
@@ -66,6 +66,11 @@ function errorLabel(error: unknown, policy: ErrorPolicy): string {
   return escapeControls(safeText(describeThrown(error), MAX_ERROR_NAME_LENGTH, policy.redact));
 }
 
+/** The error's message, scrubbed, redacted and bounded by the policy. */
+function safeMessage(error: unknown, policy: ErrorPolicy): string {
+  return safeText(messageOf(error), policy.maxMessageLength, policy.redact);
+}
+
 /** The stack of the thrown value, then, for each error on its cause chain, a `caused by:` line and its frames. */
 function stackText(error: unknown, policy: ErrorPolicy): string {
   const lines = frames(error, policy);
@@ -77,7 +82,7 @@ function stackText(error: unknown, policy: ErrorPolicy): string {
     const next = linkedErrors(current, 1).find((e) => !seen.has(e) && stackOf(e) !== undefined);
     if (next === undefined) break;
     seen.add(next);
-    lines.push(`  caused by: ${errorLabel(next, policy)} ${quoteForLog(messageOf(next), policy.maxMessageLength, policy.redact)}`);
+    lines.push(`  caused by: ${errorLabel(next, policy)} ${quoteLine(safeMessage(next, policy))}`);
     lines.push(...frames(next, policy));
     current = next;
   }
@@ -108,47 +113,40 @@ const NO_DETAIL: Detail = { fields: {}, request: undefined, matched: undefined }
 function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
   if (classification.kind !== 'anticipated') return NO_DETAIL;
   const { rule, matched, error } = classification;
-  const fields: { -readonly [K in keyof Detail['fields']]: Detail['fields'][K] } = {};
+  const fields: Record<string, unknown> = {};
   let request: string | undefined;
   if (rule.request !== undefined) {
-    let summary: FailedRequest | undefined;
-    try {
-      summary = rule.request(matched);
-    } catch {
-      summary = undefined;
-    }
-    const method = readString(summary, 'method');
-    const url = readString(summary, 'url');
+    const summary = valueFor(rule.request, matched);
+    const text = (key: keyof FailedRequest, max: number): string | undefined => {
+      const value = readString(summary, key);
+      return value === undefined || value === '' ? undefined : escapeControls(safeText(value, max, policy.redact));
+    };
     const status = readProp(summary, 'status');
-    if (method !== undefined && method !== '') fields.httpMethod = escapeControls(safeText(method, MAX_METHOD_LENGTH, policy.redact));
-    if (url !== undefined && url !== '') fields.httpUrl = escapeControls(safeText(url, MAX_URL_LENGTH, policy.redact));
-    if (isHttpStatus(status)) fields.httpStatus = status;
-    const requestId = readString(summary, 'requestId');
-    if (requestId !== undefined && requestId !== '') fields.httpRequestId = escapeControls(safeText(requestId, MAX_REQUEST_ID_LENGTH, policy.redact));
-    const parts = [fields.httpMethod, fields.httpUrl].filter((part) => part !== undefined);
-    if (fields.httpStatus !== undefined) parts.push(`-> ${fields.httpStatus}`);
-    if (fields.httpRequestId !== undefined) parts.push(`request-id ${quoteLine(fields.httpRequestId)}`);
-    if (parts.length > 0) request = parts.join(' ');
+    const httpStatus = isHttpStatus(status) ? status : undefined;
+    const httpRequestId = text('requestId', MAX_REQUEST_ID_LENGTH);
+    const found = { httpMethod: text('method', MAX_METHOD_LENGTH), httpUrl: text('url', MAX_URL_LENGTH), httpStatus, httpRequestId };
+    for (const [key, value] of Object.entries(found)) if (value !== undefined) fields[key] = value;
+    const parts = [found.httpMethod, found.httpUrl, httpStatus && `-> ${httpStatus}`, httpRequestId && `request-id ${quoteLine(httpRequestId)}`];
+    const shown = parts.filter((part) => part !== undefined);
+    if (shown.length > 0) request = shown.join(' ');
   }
   let matchedText: string | undefined;
   if (matched !== error) {
-    fields.matchedErrorName = errorLabel(matched, policy);
-    fields.matchedErrorMessage = safeText(messageOf(matched), policy.maxMessageLength, policy.redact);
-    matchedText = `${fields.matchedErrorName} ${quoteLine(fields.matchedErrorMessage)}`;
+    const name = (fields.matchedErrorName = errorLabel(matched, policy));
+    const message = (fields.matchedErrorMessage = safeMessage(matched, policy));
+    matchedText = `${name} ${quoteLine(message)}`;
   }
   return { fields, request, matched: matchedText };
 }
 
-function headline(kind: FailureKind, classification: Classification | undefined, who: string, label: string, quoted: string, detail: Detail): string {
-  if (classification?.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
-  if (classification?.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
-  if (classification?.kind === 'anticipated') {
-    const matched = detail.matched === undefined ? '' : `; matched cause ${detail.matched}`;
-    if (classification.level === 'info' && detail.request === undefined) return `${who} failed: ${label} ${quoted}${matched}`;
-    const request = detail.request === undefined ? '' : `: ${detail.request}`;
-    return `${who} failed (rule ${classification.rule.name}${request}): ${label} ${quoted}${matched}`;
-  }
-  return `${who} refused (${kind}): ${quoted}`;
+/** The first line of a failure's record. */
+function headline(classification: Classification, who: string, label: string, quoted: string, detail: Detail): string {
+  if (classification.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
+  if (classification.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
+  const matched = detail.matched === undefined ? '' : `; matched cause ${detail.matched}`;
+  if (classification.level === 'info' && detail.request === undefined) return `${who} failed: ${label} ${quoted}${matched}`;
+  const request = detail.request === undefined ? '' : `: ${detail.request}`;
+  return `${who} failed (rule ${classification.rule.name}${request}): ${label} ${quoted}${matched}`;
 }
 
 function write(policy: ErrorPolicy, record: LogRecord): void {
@@ -160,15 +158,6 @@ function write(policy: ErrorPolicy, record: LogRecord): void {
     } catch {
       // nowhere left to write
     }
-  }
-}
-
-function emitOutcome(policy: ErrorPolicy, outcome: Outcome): void {
-  if (policy.onOutcome === undefined) return;
-  try {
-    policy.onOutcome(outcome);
-  } catch {
-    // the access log must not break the call
   }
 }
 
@@ -186,64 +175,51 @@ export interface Outcome {
   readonly classification?: Classification;
 }
 
-function outcomeOf(policy: ErrorPolicy, context: CallContext, status: number, classification: Classification | undefined): Outcome {
-  const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
-  const name = safeName(context, policy);
-  return classification === undefined
-    ? { kind: context.handler, name, durationMs, status }
-    : { kind: context.handler, name, durationMs, status, classification };
+/** The ids a failure's record carries: a crash's reference, and the failure object's correlation id. */
+function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'correlationId'> {
+  if (classification.kind === 'protocol') return {};
+  const { correlationId } = classification.failure;
+  return classification.kind === 'crash' ? { reference: classification.reference, correlationId } : { correlationId };
 }
 
 /** Logs a failure once (at its level, with its stack unless info) and reports its outcome. */
 export function reportFailure(policy: ErrorPolicy, context: CallContext, classification: Classification, withOutcome = true): void {
+  const { error, level, kind, status } = classification;
+  const name = safeName(context, policy);
   try {
-    const { error } = classification;
-    const level: LogLevel = classification.level;
-    const kind: FailureKind = classification.kind;
     const label = errorLabel(error, policy);
-    const errorMessage = safeText(messageOf(error), policy.maxMessageLength, policy.redact);
-    const name = safeName(context, policy);
+    const errorMessage = safeMessage(error, policy);
     const detail = detailOf(classification, policy);
-    const base = {
+    write(policy, {
       level,
-      message: headline(kind, classification, callLabel(context, name), label, quoteLine(errorMessage), detail),
+      message: headline(classification, callLabel(context, name), label, quoteLine(errorMessage), detail),
       kind,
       handler: context.handler,
       name,
-      status: classification.status,
+      status,
       errorName: label,
       errorMessage,
-    };
-    const record: LogRecord = {
-      ...base,
-      ...(classification.kind === 'anticipated' ? { rule: classification.rule.name } : {}),
-      ...(classification.kind === 'crash' ? { reference: classification.reference } : {}),
-      ...(classification.kind === 'protocol' ? {} : { correlationId: classification.failure.correlationId }),
+      ...(kind === 'anticipated' ? { rule: classification.rule.name } : {}),
+      ...idsOf(classification),
       ...detail.fields,
       ...(level === 'info' ? {} : { stack: stackText(error, policy) }),
-    };
-    write(policy, record);
+    });
   } catch {
     // building the record failed on a value no reader anticipated: still leave one line
-    write(policy, fallbackRecord(policy, context, classification));
+    const ids = idsOf(classification);
+    write(policy, {
+      level: 'error',
+      message: `${context.handler} failed and its error could not be read${ids.reference === undefined ? '' : ` (reference ${ids.reference})`}`,
+      kind,
+      handler: context.handler,
+      name,
+      status,
+      errorName: 'unknown',
+      errorMessage: '',
+      ...ids,
+    });
   }
-  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, classification.status, classification));
-}
-
-function fallbackRecord(policy: ErrorPolicy, context: CallContext, classification: Classification): LogRecord {
-  const reference = classification.kind === 'crash' ? classification.reference : undefined;
-  return {
-    level: 'error',
-    message: `${context.handler} failed and its error could not be read${reference === undefined ? '' : ` (reference ${reference})`}`,
-    kind: classification.kind,
-    handler: context.handler,
-    name: safeName(context, policy),
-    status: classification.status,
-    errorName: 'unknown',
-    errorMessage: '',
-    ...(reference === undefined ? {} : { reference }),
-    ...(classification.kind === 'protocol' ? {} : { correlationId: classification.failure.correlationId }),
-  };
+  if (withOutcome) reportOutcome(policy, context, status, classification);
 }
 
 /** Logs a call refused while the server is degraded (info, one line) and reports it with status 401. */
@@ -252,7 +228,7 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
   const name = safeName(context, policy);
   write(policy, {
     level: 'info',
-    message: headline('degraded', undefined, callLabel(context, name), '', quoteLine(errorMessage), NO_DETAIL),
+    message: `${callLabel(context, name)} refused (degraded): ${quoteLine(errorMessage)}`,
     kind: 'degraded',
     handler: context.handler,
     name,
@@ -261,19 +237,25 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
     errorMessage,
     correlationId: failure.correlationId,
   });
-  if (withOutcome) emitOutcome(policy, outcomeOf(policy, context, UNAUTHORIZED, undefined));
+  if (withOutcome) reportOutcome(policy, context, UNAUTHORIZED);
 }
 
-/** Reports a call to the access log without a log record: a success (200), or a failure another wrapper logged. */
+/** Reports a call to the access log (`onOutcome`, which may throw: that is contained), with or without a log record. */
 export function reportOutcome(policy: ErrorPolicy, context: CallContext, status: number, classification?: Classification): void {
-  emitOutcome(policy, outcomeOf(policy, context, status, classification));
+  if (policy.onOutcome === undefined) return;
+  const durationMs = context.startedAt === 0 ? 0 : Math.max(0, now() - context.startedAt);
+  const outcome = { kind: context.handler, name: safeName(context, policy), durationMs, status, ...(classification === undefined ? {} : { classification }) };
+  try {
+    policy.onOutcome(outcome);
+  } catch {
+    // the access log must not break the call
+  }
 }
-
 
 /** A crash's exception for telemetry: its name, message and stack, scrubbed and bounded as in its log record. */
 export function crashException(policy: ErrorPolicy, error: unknown): { type: string; message: string; stacktrace: string } {
   try {
-    return { type: errorLabel(error, policy), message: safeText(messageOf(error), policy.maxMessageLength, policy.redact), stacktrace: stackText(error, policy) };
+    return { type: errorLabel(error, policy), message: safeMessage(error, policy), stacktrace: stackText(error, policy) };
   } catch {
     return { type: 'unknown', message: '', stacktrace: '' };
   }

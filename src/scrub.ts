@@ -2,6 +2,7 @@
  * Message safety: every piece of text that leaves the policy, for the client or for a log, passes through here.
  * Secrets are scrubbed, length is bounded, and log values are quoted on one line.
  */
+import { valueFor } from './kit/read.js';
 import { REDACTED, boundLength, quoteLine } from './text.js';
 
 /** How much text around the bound is scrubbed, so that a secret crossing the cut is still recognised. */
@@ -127,14 +128,10 @@ export function safeText(text: string, max: number, redact?: (text: string) => s
   return boundLength(out, max);
 }
 
+/** The redactor's text; a redactor that fails (or returns no text) must not let the unredacted text through. */
 function applyRedactor(text: string, redact: (text: string) => string): string {
-  try {
-    const out = redact(text);
-    return typeof out === 'string' ? out : REDACTED;
-  } catch {
-    // A redactor that fails must not let the unredacted text through.
-    return REDACTED;
-  }
+  const out = valueFor(redact, text);
+  return typeof out === 'string' ? out : REDACTED;
 }
 
 /**

@@ -5,7 +5,7 @@
  * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
  */
 import type { HandlerKind } from './log.js';
-import { isObjectLike, readProp } from './kit/read.js';
+import { isObjectLike, isRecord, readProp } from './kit/read.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -61,10 +61,6 @@ export const CALLBACK_REQUESTS: Readonly<Record<string, HandlerKind>> = {
 /** The callback a registration was given through a patched registration method or `update`, kept on its entry. */
 const GIVEN = Symbol('mcp-error-policy.given-callback');
 
-function isRegistry(value: unknown): value is Registry {
-  return isObjectLike(value) && !Array.isArray(value);
-}
-
 /** Whether `value` has the public surface of an `McpServer` (either SDK): the low-level server and `register*`. */
 export function looksLikeMcpServer(value: unknown): value is object {
   return (
@@ -82,20 +78,18 @@ export function looksLikeMcpServer(value: unknown): value is object {
 export function registriesOf(server: object): Registries | string {
   const keys = ['_registeredTools', '_registeredResources', '_registeredResourceTemplates', '_registeredPrompts'] as const;
   const found = keys.map((key) => readProp(server, key));
-  const missing = keys.filter((_, i) => !isRegistry(found[i]));
+  const missing = keys.filter((_, i) => !isRecord(found[i]));
   if (missing.length > 0) return `no ${missing.map((key) => `\`${key}\``).join(', ')}`;
   const [tools, resources, templates, prompts] = found as [Registry, Registry, Registry, Registry];
   return { tools, resources, templates, prompts };
 }
 
-/** Every registration a server holds now. */
+/** Every registration a server holds now (static resources are named by their URI: no name). */
 export function listRegistrations(registries: Registries): Registration[] {
-  const out: Registration[] = [];
-  for (const [name, entry] of Object.entries(registries.tools)) out.push({ kind: 'tool', name, entry });
-  for (const entry of Object.values(registries.resources)) out.push({ kind: 'resource', name: undefined, entry });
-  for (const [name, entry] of Object.entries(registries.templates)) out.push({ kind: 'resource', name, entry });
-  for (const [name, entry] of Object.entries(registries.prompts)) out.push({ kind: 'prompt', name, entry });
-  return out;
+  const kinds = [['tools', 'tool'], ['resources', 'resource'], ['templates', 'resource'], ['prompts', 'prompt']] as const;
+  return kinds.flatMap(([registry, kind]) =>
+    Object.entries(registries[registry]).map(([name, entry]) => ({ kind, name: registry === 'resources' ? undefined : name, entry })),
+  );
 }
 
 /**
@@ -170,15 +164,8 @@ export function requestHandlersOf(server: object): Map<unknown, unknown> | undef
  */
 export function clientTakesUrlElicitation(server: object): boolean {
   const low = readProp(server, 'server');
-  try {
-    const modern = readProp(low, '_servedModernEra');
-    if (typeof modern === 'function' && (modern as Fn).call(low) !== false) return false;
-    const capabilities = readProp(low, 'getClientCapabilities');
-    if (typeof capabilities !== 'function') return false;
-    return isObjectLike(readProp(readProp((capabilities as Fn).call(low), 'elicitation'), 'url'));
-  } catch {
-    return false;
-  }
+  if (typeof readProp(low, '_servedModernEra') === 'function' && call(low, '_servedModernEra') !== false) return false;
+  return isObjectLike(readProp(readProp(call(low, 'getClientCapabilities'), 'elicitation'), 'url'));
 }
 
 /** Whether a registration is disabled (`enabled: false`, both SDKs). */
@@ -188,13 +175,7 @@ export function isDisabled(entry: unknown): boolean {
 
 /** Whether a URI matches a resource template: `resourceTemplate.uriTemplate.match(uri)` (both SDKs). */
 export function templateMatches(entry: unknown, uri: string): boolean {
-  const uriTemplate = readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate');
-  const match = readProp(uriTemplate, 'match');
-  try {
-    return typeof match === 'function' && isObjectLike((match as Fn).call(uriTemplate, uri));
-  } catch {
-    return false;
-  }
+  return isObjectLike(call(readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate'), 'match', uri));
 }
 
 /** Which SDK and version a server comes from, for error messages: SDK 1.x has `tool()`, server 2.x does not. */
@@ -232,12 +213,15 @@ function installedVersion(name: string): string | undefined {
  * 2.x). SDK 1.x (1.23.0-1.32.2) keeps no such field on the server: `undefined`.
  */
 export function protocolVersionOf(server: object): string | undefined {
-  const low = readProp(server, 'server');
-  const getter = readProp(low, 'getNegotiatedProtocolVersion');
-  if (typeof getter !== 'function') return undefined;
+  const version = call(readProp(server, 'server'), 'getNegotiatedProtocolVersion');
+  return typeof version === 'string' && version !== '' ? version : undefined;
+}
+
+/** Calls the method `key` of `target`: what it returns, or `undefined` when there is no such method or it throws. */
+function call(target: unknown, key: string, ...args: unknown[]): unknown {
+  const method = readProp(target, key);
   try {
-    const version: unknown = (getter as Fn).call(low);
-    return typeof version === 'string' && version !== '' ? version : undefined;
+    return typeof method === 'function' ? (method as Fn).apply(target, args) : undefined;
   } catch {
     return undefined;
   }

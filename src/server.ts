@@ -7,7 +7,7 @@
 import { classifyError, type Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
-import { isObjectLike, readProp, readString } from './kit/read.js';
+import { isObjectLike, isRecord, readProp, readString } from './kit/read.js';
 import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
 import { safeText } from './scrub.js';
 import {
@@ -30,7 +30,7 @@ import {
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { traceRequest } from './telemetry.js';
 import { signInAnswer } from './wrap/sign-in.js';
-import { isClaimed } from './wrap/calls.js';
+import { callState, observe } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
 import { withClientVisibleResourceErrors } from './wrap/resource.js';
@@ -134,7 +134,7 @@ function patchUpdate(ctx: Context, entry: Entry, kind: HandlerKind, registeredNa
     let next = updates;
     const rename = renameIn(updates, kind);
     const nextName = rename ?? name;
-    if (isObjectLike(updates) && !Array.isArray(updates)) {
+    if (isRecord(updates)) {
       const callback = readProp(updates, 'callback');
       if (typeof callback === 'function') {
         next = { ...updates, callback: own(callback as Fn, kind, bindingFor(ctx, nextName)) };
@@ -190,23 +190,24 @@ function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
 /** How the SDK's registries see a requested name or URI. */
 type Lookup = 'found' | 'not-found' | 'invalid';
 
-function lookupNamed(registry: Record<string, Entry>, name: string | undefined): Lookup {
-  if (name === undefined || !Object.prototype.hasOwnProperty.call(registry, name)) return 'not-found';
-  return isDisabled(registry[name]) ? 'not-found' : 'found';
-}
-
-function lookupResource(registries: Registries, uri: string | undefined): Lookup {
-  if (uri === undefined) return 'invalid';
-  let href: string;
-  try {
-    href = new URL(uri).toString();
-  } catch {
-    return 'invalid';
+function lookup(registries: Registries, kind: HandlerKind, name: string | undefined): Lookup {
+  let registry = kind === 'tool' ? registries.tools : registries.prompts;
+  let key = name;
+  if (kind === 'resource') {
+    if (name === undefined) return 'invalid';
+    try {
+      key = new URL(name).toString();
+    } catch {
+      return 'invalid';
+    }
+    registry = registries.resources;
+    if (!Object.hasOwn(registry, key)) {
+      const template = Object.values(registries.templates).find((entry) => templateMatches(entry, key as string));
+      return template === undefined || isDisabled(template) ? 'not-found' : 'found';
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(registries.resources, href)) return isDisabled(registries.resources[href]) ? 'not-found' : 'found';
-  const template = Object.values(registries.templates).find((entry) => templateMatches(entry, href));
-  if (template === undefined) return 'not-found';
-  return isDisabled(template) ? 'not-found' : 'found';
+  if (key === undefined || !Object.hasOwn(registry, key)) return 'not-found';
+  return isDisabled(registry[key]) ? 'not-found' : 'found';
 }
 
 /** The access-log status of a call the SDK answered without reaching a callback wrapper. */
@@ -218,8 +219,8 @@ function rejectionOutcome(
   value: unknown,
 ): { status: number; classification?: Classification } {
   const { registries } = ctx;
-  const lookup = kind === 'resource' ? lookupResource(registries, name) : lookupNamed(kind === 'tool' ? registries.tools : registries.prompts, name);
-  if (lookup !== 'found') return { status: statusOfRejection(lookup) };
+  const found = lookup(registries, kind, name);
+  if (found !== 'found') return { status: statusOfRejection(found) };
   if (threw) {
     const classification = classifyError(value, ctx.policy);
     return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: CRASH };
@@ -254,7 +255,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
-        if (isObjectLike(extra) && isClaimed(extra)) return;
+        if (callState(extra)?.claimed === true) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
         const name = raw === undefined ? '' : safeText(raw, MAX_NAME_LENGTH, ctx.policy.redact);
@@ -263,23 +264,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
         // the access log must not change the answer
       }
     };
-    let result: unknown;
-    try {
-      result = traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
-    } catch (error) {
-      settle(true, error);
-      throw error;
-    }
-    return Promise.resolve(result).then(
-      (value) => {
-        settle(false, value);
-        return value;
-      },
-      (error: unknown) => {
-        settle(true, error);
-        throw error;
-      },
-    );
+    return Promise.resolve(observe(() => traceRequest(ctx.policy, kind, request, extra, ctx.server, answer), settle));
   };
   Object.defineProperty(out, PATCHED, { value: handler });
   return out;
@@ -289,7 +274,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
 function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
   const baseSet = map.set;
   const wrapEntry = (method: unknown, handler: unknown): unknown => {
-    const kind = typeof method === 'string' && Object.prototype.hasOwnProperty.call(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
+    const kind = typeof method === 'string' && Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
     if (kind === undefined || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
     return wrapRequest(ctx, kind, handler as Fn);
   };

@@ -4,7 +4,7 @@
  */
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
-import { readProp } from './kit/read.js';
+import { readProp, valueFor } from './kit/read.js';
 
 /** JSON-RPC "internal error": the code of every failure answered as a JSON-RPC error that no rule gives one. */
 export const INTERNAL_ERROR_CODE = -32603;
@@ -31,14 +31,9 @@ export function statusOfRejection(lookup: 'not-found' | 'invalid'): number {
 export function statusOfRule(rule: ErrorRule, matched: unknown, reauthorize: boolean): number {
   if (reauthorize) return UNAUTHORIZED;
   const { status } = rule;
-  if (status === undefined) return CRASH;
   if (typeof status === 'number') return status;
-  try {
-    const value: unknown = status(matched);
-    return isHttpStatus(value) ? value : CRASH;
-  } catch {
-    return CRASH;
-  }
+  const value = valueFor(status, matched);
+  return isHttpStatus(value) ? value : CRASH;
 }
 
 /** A protocol error, by its JSON-RPC code. */

@@ -13,13 +13,13 @@
 import type { Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import type { ErrorPolicy } from './policy.js';
-import { isObjectLike, messageOf, readProp, readString } from './kit/read.js';
+import { isObjectLike, isRecord, messageOf, readProp, readString } from './kit/read.js';
 import { crashException, MAX_NAME_LENGTH } from './report.js';
 import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
 import { protocolVersionOf } from './sdk.js';
-import { answeredIn, handledIn, requestOf, setTraceOf, traceOf } from './wrap/calls.js';
+import { callState, handledIn, keepFirst, observe, requestOf } from './wrap/calls.js';
 import { failedCallText, firstTextOf } from './wrap/meta.js';
 
 /** The MCP method of each kind of handler call. */
@@ -162,43 +162,6 @@ function idText(id: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Describes a call for `start`, from its name and the SDK's per-request context (SDK v1 `extra`: `requestId`,
- * `sessionId`, `_meta`; SDK v2 `ctx`: `mcpReq.id`, `mcpReq._meta`, `sessionId`). `meta`: the request's
- * `params._meta`, when the caller has the request. Also says whether the context is SDK v2's.
- */
-function describeCall(
-  policy: ErrorPolicy,
-  kind: HandlerKind,
-  name: string | undefined,
-  extra: unknown,
-  meta: unknown,
-  protocolVersion: string | undefined,
-): { call: TelemetryCall; v2: boolean } {
-  const mcpReq = readProp(extra, 'mcpReq');
-  const v2 = isObjectLike(mcpReq);
-  const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
-    method: METHODS[kind],
-    carrier: carrierOf(meta ?? (v2 ? readProp(mcpReq, '_meta') : readProp(extra, '_meta'))),
-  };
-  if (name !== undefined && name !== '') {
-    const safeName = safeText(name, MAX_NAME_LENGTH, policy.redact);
-    if (kind === 'resource') call.uri = safeName;
-    else call.target = safeName;
-  }
-  const requestId = idText(v2 ? readProp(mcpReq, 'id') : readProp(extra, 'requestId'));
-  if (requestId !== undefined) call.requestId = requestId;
-  const sessionId = readString(extra, 'sessionId');
-  if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
-  if (protocolVersion !== undefined) call.protocolVersion = protocolVersion.slice(0, 64);
-  return { call, v2 };
-}
-
-/** The text a crash's answer shows when dev mode is off: what failed, and the reference. */
-function maskedCrashText(trace: Trace, reference: string): string {
-  return `${failedCallText(trace.kind, trace.name, trace.policy)} (reference ${reference})`;
-}
-
 function failureOf(classification: Classification | undefined): TelemetryFailure {
   if (classification === undefined) return { kind: 'unclassified' };
   if (classification.kind === 'protocol') return { kind: 'protocol' };
@@ -212,29 +175,25 @@ function failureOf(classification: Classification | undefined): TelemetryFailure
 function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult {
   const { policy } = trace;
   const handled = handledIn(value, trace.request);
-  const answered = answeredIn(trace.request);
+  const answered = callState(trace.request)?.answered;
   const classification = handled?.classification ?? answered;
   // only an answer a wrapper made (or a protocol error) has text the policy vouches for
   const made = handled !== undefined;
   const safe = (text: string | undefined): string | undefined => (text === undefined ? undefined : safeText(text, policy.maxMessageLength, policy.redact));
-  let errorType: string;
+  if (!threw && readProp(value, 'isError') !== true) return {};
   let rpcCode: string | undefined;
-  let description: string | undefined;
   if (threw) {
     const thrownCode = readProp(value, 'code');
     const code = Number.isSafeInteger(thrownCode) ? (thrownCode as number) : INTERNAL_ERROR_CODE;
     rpcCode = String(trace.v2 && code === RESOURCE_NOT_FOUND_CODE ? INVALID_PARAMS_CODE : code);
-    errorType = rpcCode;
-    if (classification?.kind === 'crash') description = maskedCrashText(trace, classification.reference);
-    else if (made || classification?.kind === 'protocol' || isProtocolError(value)) description = safe(messageOf(value));
-    else description = 'Internal error';
-  } else {
-    if (readProp(value, 'isError') !== true) return {};
-    errorType = 'tool_error';
-    if (classification?.kind === 'crash') description = maskedCrashText(trace, classification.reference);
-    else if (classification !== undefined) description = safe(firstTextOf(value));
   }
-  const out: { -readonly [K in keyof TelemetryResult]: TelemetryResult[K] } = { errorType, failure: failureOf(classification) };
+  let description: string | undefined;
+  // a crash's answer shows what failed and the reference (when dev mode is off)
+  if (classification?.kind === 'crash') description = `${failedCallText(trace.kind, trace.name, policy)} (reference ${classification.reference})`;
+  else if (!threw) description = classification === undefined ? undefined : safe(firstTextOf(value));
+  else if (made || classification?.kind === 'protocol' || isProtocolError(value)) description = safe(messageOf(value));
+  else description = 'Internal error';
+  const out: { -readonly [K in keyof TelemetryResult]: TelemetryResult[K] } = { errorType: rpcCode ?? 'tool_error', failure: failureOf(classification) };
   if (rpcCode !== undefined) out.rpcCode = rpcCode;
   if (description !== undefined) out.description = description;
   if (classification?.kind === 'crash') out.exception = crashException(policy, classification.error);
@@ -251,35 +210,6 @@ function end(trace: Trace, threw: boolean, value: unknown): void {
   }
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof readProp(value, 'then') === 'function';
-}
-
-/** Runs `fn` inside `trace`, and ends it with the answer. */
-function runIn(trace: Trace, fn: Fn): unknown {
-  let result: unknown;
-  try {
-    result = trace.handle.run(fn);
-  } catch (error) {
-    end(trace, true, error);
-    throw error;
-  }
-  if (!isPromiseLike(result)) {
-    end(trace, false, result);
-    return result;
-  }
-  return Promise.resolve(result).then(
-    (value) => {
-      end(trace, false, value);
-      return value;
-    },
-    (error: unknown) => {
-      end(trace, true, error);
-      throw error;
-    },
-  );
-}
-
 function isEnabled(telemetry: PolicyTelemetry): boolean {
   try {
     return telemetry.enabled === undefined || telemetry.enabled();
@@ -288,21 +218,44 @@ function isEnabled(telemetry: PolicyTelemetry): boolean {
   }
 }
 
-function startTrace(policy: ErrorPolicy, telemetry: PolicyTelemetry, call: TelemetryCall, kind: HandlerKind, name: string | undefined, request: object | undefined, v2: boolean): Trace | undefined {
+/**
+ * Starts the call's span (telemetry `start`) and runs `run` inside it, ending the span with the answer; runs `run`
+ * alone when the telemetry starts none. The call is described from its name and the SDK's per-request context
+ * (`request`; SDK v1 `extra`: `requestId`, `sessionId`, `_meta`; SDK v2 `ctx`: `mcpReq.id`, `mcpReq._meta`,
+ * `sessionId`). `meta`: the request's `params._meta`, when the caller has the request.
+ */
+function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, kind: HandlerKind, name: string | undefined, request: object | undefined, meta: unknown, protocolVersion: string | undefined, run: Fn): unknown {
+  const mcpReq = readProp(request, 'mcpReq');
+  const v2 = isObjectLike(mcpReq);
+  const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
+    method: METHODS[kind],
+    carrier: carrierOf(meta ?? (v2 ? readProp(mcpReq, '_meta') : readProp(request, '_meta'))),
+  };
+  if (name !== undefined && name !== '') {
+    const safeName = safeText(name, MAX_NAME_LENGTH, policy.redact);
+    if (kind === 'resource') call.uri = safeName;
+    else call.target = safeName;
+  }
+  const requestId = idText(v2 ? readProp(mcpReq, 'id') : readProp(request, 'requestId'));
+  if (requestId !== undefined) call.requestId = requestId;
+  const sessionId = readString(request, 'sessionId');
+  if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
+  if (protocolVersion !== undefined) call.protocolVersion = protocolVersion.slice(0, 64);
   let handle: TelemetryCallHandle | undefined;
   try {
     handle = telemetry.start(call);
   } catch {
-    return undefined;
+    return run();
   }
-  if (handle === undefined || !isObjectLike(handle)) return undefined;
+  if (!isObjectLike(handle)) return run();
   const trace: Trace = { handle, kind, name, policy, request, v2, ended: false };
   try {
     (handle as { [TRACE]?: Trace })[TRACE] = trace;
   } catch {
     // a frozen handle: the per-call state alone keeps calls to one span
   }
-  return trace;
+  keepFirst(request, 'trace', trace);
+  return observe(() => trace.handle.run(run), (threw, value) => end(trace, threw, value));
 }
 
 /**
@@ -314,12 +267,7 @@ export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: un
   if (telemetry === undefined || !isEnabled(telemetry)) return run();
   const params = readProp(request, 'params');
   const name = readString(params, kind === 'resource' ? 'uri' : 'name');
-  const { call, v2 } = describeCall(policy, kind, name, extra, readProp(params, '_meta'), protocolVersionOf(server));
-  const perRequest = isObjectLike(extra) ? extra : undefined;
-  const trace = startTrace(policy, telemetry, call, kind, name, perRequest, v2);
-  if (trace === undefined) return run();
-  if (perRequest !== undefined) setTraceOf(perRequest, trace);
-  return runIn(trace, run);
+  return runTraced(policy, telemetry, kind, name, isObjectLike(extra) ? extra : undefined, readProp(params, '_meta'), protocolVersionOf(server), run);
 }
 
 /**
@@ -330,7 +278,7 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
   const { telemetry } = policy;
   if (telemetry === undefined) return run();
   const request = requestOf(args);
-  if (request !== undefined && traceOf(request) !== undefined) return run();
+  if (callState(request)?.trace !== undefined) return run();
   if (!isEnabled(telemetry)) return run();
   try {
     const current = telemetry.current?.();
@@ -344,16 +292,12 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
   } catch {
     callName = undefined;
   }
-  const { call, v2 } = describeCall(policy, kind, callName, request, undefined, undefined);
-  const trace = startTrace(policy, telemetry, call, kind, callName, request, v2);
-  if (trace === undefined) return run();
-  if (request !== undefined) setTraceOf(request, trace);
-  return runIn(trace, run);
+  return runTraced(policy, telemetry, kind, callName, request, undefined, undefined, run);
 }
 
 /** Whether `value` can be a policy's `telemetry`: an object with a `start` function (and `current`, if any, one too). */
 export function isPolicyTelemetry(value: unknown): value is PolicyTelemetry {
-  if (!isObjectLike(value) || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const current = readProp(value, 'current');
   return typeof readProp(value, 'start') === 'function' && (current === undefined || typeof current === 'function');
 }

@@ -8,11 +8,29 @@ export function isObjectLike(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
+/** True for objects and functions that are not arrays (an options object, a registry). */
+export function isRecord(value: unknown): value is object {
+  return isObjectLike(value) && !Array.isArray(value);
+}
+
 /** Reads `value[key]`, or `undefined` when `value` is not an object or the read throws. */
 export function readProp(value: unknown, key: PropertyKey): unknown {
   if (!isObjectLike(value)) return undefined;
   try {
     return (value as Record<PropertyKey, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An option or rule field that is a value or a function of `input` (the error, or a text): the value, or what the
+ * function returns for `input` (`undefined` when it throws).
+ */
+export function valueFor<T, I = unknown>(field: T | ((input: I) => T), input: I): T | undefined {
+  if (typeof field !== 'function') return field;
+  try {
+    return (field as (input: I) => T)(input);
   } catch {
     return undefined;
   }

@@ -33,7 +33,7 @@ const FILE_SYSTEM_CODE_TEXT: Readonly<Record<string, string>> = Object.freeze({
  */
 export function isFileSystemError(error: unknown): boolean {
   const code = stringCode(error);
-  if (code === undefined || !Object.prototype.hasOwnProperty.call(FILE_SYSTEM_CODE_TEXT, code)) return false;
+  if (code === undefined || !Object.hasOwn(FILE_SYSTEM_CODE_TEXT, code)) return false;
   const syscall = readString(error, 'syscall');
   const message = readString(error, 'message');
   if (syscall === undefined || message === undefined) return false;

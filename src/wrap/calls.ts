@@ -9,7 +9,7 @@
  */
 import type { Classification } from '../classify.js';
 import type { ErrorPolicy } from '../policy.js';
-import { hasKey, isObjectLike } from '../kit/read.js';
+import { hasKey, isObjectLike, readProp } from '../kit/read.js';
 
 /** Who governs a call: the policy and name of the outermost wrapper that governs inner ones. */
 export interface Governor {
@@ -17,7 +17,7 @@ export interface Governor {
   readonly name: string | undefined;
 }
 
-interface CallState {
+export interface CallState {
   /** A wrapper reports this call's outcome (the access log must not report it again). */
   claimed: boolean;
   /** The policy and name inner wrappers without their own follow. */
@@ -60,21 +60,19 @@ export function claimCall(request: object | undefined): boolean {
   return true;
 }
 
-/** Whether a wrapper claimed this call. */
-export function isClaimed(request: object): boolean {
-  return calls.get(request)?.claimed === true;
+/** What is known of a call (`request`: its per-request context), if anything. */
+export function callState(request: unknown): Readonly<CallState> | undefined {
+  return isObjectLike(request) ? calls.get(request) : undefined;
 }
 
-/** Makes `governor` the policy and name of wrappers inside this call that have none of their own. */
-export function govern(request: object | undefined, governor: Governor): void {
+/**
+ * Records, for the call, the governor of wrappers inside it that have no policy or name of their own, the failure a
+ * wrapper answered (the SDKs copy results, so the answer itself cannot carry it), or its open telemetry trace. The
+ * first one stays: an outer wrapper passes an inner one's answer on.
+ */
+export function keepFirst<K extends 'governor' | 'answered' | 'trace'>(request: object | undefined, key: K, value: NonNullable<CallState[K]>): void {
   if (request === undefined) return;
-  const state = stateOf(request);
-  state.governor ??= governor;
-}
-
-/** The governor of this call, if an outer wrapper set one. */
-export function governorOf(request: object | undefined): Governor | undefined {
-  return request === undefined ? undefined : calls.get(request)?.governor;
+  stateOf(request)[key] ??= value;
 }
 
 /** Remembers that `error` was logged in this call, so that outer wrappers of the call pass it on without a record. */
@@ -82,18 +80,6 @@ export function markLogged(error: unknown, classification: Classification, reque
   if (request === undefined || !isObjectLike(error)) return;
   const state = stateOf(request);
   (state.logged ??= new WeakMap()).set(error, classification);
-}
-
-/** Remembers the failure a wrapper answered in this call (the first one: an outer wrapper passes the answer on). */
-export function noteAnswered(request: object | undefined, classification: Classification): void {
-  if (request === undefined) return;
-  const state = stateOf(request);
-  state.answered ??= classification;
-}
-
-/** The failure a wrapper answered in this call, if any. */
-export function answeredIn(request: unknown): Classification | undefined {
-  return isObjectLike(request) ? calls.get(request)?.answered : undefined;
 }
 
 /** Remembers that `answer` was made by a wrapper, and the classification behind it (none: no failure was read). */
@@ -109,13 +95,35 @@ export function handledIn(value: unknown, request: object | undefined): { classi
   return classification === undefined ? undefined : { classification };
 }
 
-/** The call's open telemetry trace, if any (src/telemetry.ts owns what it holds). */
-export function traceOf(request: object): object | undefined {
-  return calls.get(request)?.trace;
+/** Whether `value` is a thenable (read safely: a hostile `then` getter makes it not one). */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof readProp(value, 'then') === 'function';
 }
 
-/** Records the call's telemetry trace; the first one stays. */
-export function setTraceOf(request: object, trace: object): void {
-  const state = stateOf(request);
-  state.trace ??= trace;
+/**
+ * Runs `run` and tells `done` how the call ended (whether it threw, and its value or what was thrown) once it has
+ * settled. Returns what `run` returns (for a thenable, a promise of the same outcome) and rethrows what it throws.
+ */
+export function observe(run: () => unknown, done: (threw: boolean, value: unknown) => void): unknown {
+  let result: unknown;
+  try {
+    result = run();
+  } catch (error) {
+    done(true, error);
+    throw error;
+  }
+  if (!isPromiseLike(result)) {
+    done(false, result);
+    return result;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      done(false, value);
+      return value;
+    },
+    (error: unknown) => {
+      done(true, error);
+      throw error;
+    },
+  );
 }

@@ -16,7 +16,7 @@ import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } f
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
-import { claimCall, govern, governorOf, handledIn, markAnswer, markLogged, noteAnswered, requestOf } from './calls.js';
+import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -33,7 +33,7 @@ export interface WireShape<R> {
   answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy, failure: FailureInfo): R;
   /** The answer when even classification failed: fixed text, no detail. */
   answerUnreadable(name: string | undefined): R;
-  /** The name of this call, from its arguments (a resource's URI), before any other name. */
+  /** The name of this call, from its arguments (a resource's URI), before any other name. It must not throw. */
   nameFromArgs?(args: readonly unknown[]): string | undefined;
 }
 
@@ -83,10 +83,6 @@ export function isWrapped(fn: unknown): boolean {
   return readProp(fn, WRAPPED) !== undefined;
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof readProp(value, 'then') === 'function';
-}
-
 /** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
 function settle<T>(answer: () => T): Promise<T> {
   try {
@@ -98,15 +94,7 @@ function settle<T>(answer: () => T): Promise<T> {
 
 function nameOfCall(control: Control, args: readonly unknown[], governor: string | undefined): string | undefined {
   const { shape, options, binding } = control;
-  if (shape.nameFromArgs !== undefined) {
-    try {
-      const fromArgs = shape.nameFromArgs(args);
-      if (fromArgs !== undefined) return fromArgs;
-    } catch {
-      // fall back to the other names
-    }
-  }
-  return options.name ?? binding?.name ?? governor ?? options.functionName;
+  return shape.nameFromArgs?.(args) ?? options.name ?? binding?.name ?? governor ?? options.functionName;
 }
 
 function degradedMessage(policy: ErrorPolicy): string | undefined {
@@ -126,7 +114,7 @@ function begin(control: Control, policy: ErrorPolicy, args: readonly unknown[]):
   const claimed = (policy.onOutcome !== undefined || binding?.claims === true) && claimCall(request);
   const timed = claimed && policy.onOutcome !== undefined;
   const name = nameOfCall(control, args, undefined);
-  if (binding?.governs === true) govern(request, { policy, name });
+  if (binding?.governs === true) keepFirst(request, 'governor', { policy, name });
   const context: CallContext = { handler: shape.handler, name, startedAt: 0 };
   const message = degradedMessage(policy);
   if (message !== undefined) {
@@ -152,7 +140,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   let governing = policy;
   let context = call?.context;
   if (context === undefined) {
-    const governor = options.policy === undefined && binding === undefined ? governorOf(request) : undefined;
+    const governor = options.policy === undefined && binding === undefined ? callState(request)?.governor : undefined;
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
@@ -165,7 +153,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   try {
     const answer = shape.answer(classification, context.name, governing);
     markAnswer(answer as object, classification);
-    noteAnswered(request, classification);
+    keepFirst(request, 'answered', classification);
     return answer;
   } catch (thrown) {
     if (handledIn(thrown, undefined) === undefined) return shape.answerUnreadable(context.name);

@@ -1,9 +1,10 @@
 /**
  * What failure answers say on the wire, for every handler kind: what failed (`Error executing tool <name>`...), the
- * first text of a tool result, and the failure object: under `_meta` of a tool's error result and in `data` of a resource's or prompt's
- * JSON-RPC error, both under one namespaced key; on tool results, optionally also under the draft MCP ToolFailure
- * extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
+ * first text of a tool result, and the failure object: a plain copy of it under `_meta` of a tool's error result and
+ * in `data` of a resource's or prompt's JSON-RPC error, both under one namespaced key; on tool results, optionally
+ * also under the draft MCP ToolFailure extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
  */
+import type { CrashClassification } from '../classify.js';
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';
@@ -27,6 +28,12 @@ export function failedCallText(handler: HandlerKind, name: string | undefined, p
   return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
 }
 
+/** A crash's client text: what failed, the crash's text in dev mode, and the reference. */
+export function crashText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy, crash: CrashClassification): string {
+  const detail = crash.detail === undefined ? '' : `: ${crash.detail}`;
+  return `${failedCallText(handler, name, policy)}${detail} (reference ${crash.reference})`;
+}
+
 /** The text of a tool result's first content, as the client reads it (the SDKs copy results: read it from theirs). */
 export function firstTextOf(result: unknown): string | undefined {
   const content = readProp(result, 'content');
@@ -35,14 +42,6 @@ export function firstTextOf(result: unknown): string | undefined {
 
 /** How the draft says a client should react: retry, act out of band (sign in), or take another approach. */
 type DraftClass = 'reliability' | 'governance' | 'capability';
-
-/** A plain copy of the failure object, with the fields it has. */
-function plain(failure: FailureInfo): Record<string, unknown> {
-  const out: Record<string, unknown> = { code: failure.code, retryable: failure.retryable };
-  if (failure.retryAfterMs !== undefined) out.retryAfterMs = failure.retryAfterMs;
-  out.correlationId = failure.correlationId;
-  return out;
-}
 
 /** The draft's ToolFailure: `retryNotBefore` in epoch milliseconds, a short `agentGuidance` where there is one. */
 function draft(failure: FailureInfo, governance: boolean): Record<string, unknown> {
@@ -66,7 +65,7 @@ function draft(failure: FailureInfo, governance: boolean): Record<string, unknow
  */
 export function toolMeta(policy: ErrorPolicy, failure: FailureInfo, governance: boolean): Record<string, unknown> | undefined {
   if (!policy.failureObject) return undefined;
-  const meta: Record<string, unknown> = { [FAILURE_KEY]: plain(failure) };
+  const meta: Record<string, unknown> = { [FAILURE_KEY]: { ...failure } };
   if (policy.draftToolFailure) meta[DRAFT_TOOL_FAILURE_KEY] = draft(failure, governance);
   return meta;
 }
@@ -75,6 +74,6 @@ export function toolMeta(policy: ErrorPolicy, failure: FailureInfo, governance: 
 export function errorData(policy: ErrorPolicy, failure: FailureInfo, uri: string | undefined): Record<string, unknown> | undefined {
   const data: Record<string, unknown> = {};
   if (uri !== undefined) data.uri = uri;
-  if (policy.failureObject) data[FAILURE_KEY] = plain(failure);
+  if (policy.failureObject) data[FAILURE_KEY] = { ...failure };
   return Object.keys(data).length === 0 ? undefined : data;
 }

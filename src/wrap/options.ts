@@ -1,6 +1,6 @@
 /** The options every wrapper takes, and their validation. */
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
-import { isObjectLike } from '../kit/read.js';
+import { isRecord } from '../kit/read.js';
 import type { GuardOptions } from './guard.js';
 
 /** Options of the wrappers. Any other option name makes the wrapper throw a `TypeError` naming it, at once. */
@@ -35,20 +35,17 @@ export function readWrapOptions(handler: unknown, options: unknown, handlerOptio
   if (typeof handler !== 'function') {
     throw new TypeError(`Expected \`${handlerOption}\` to be a function, got ${handler === null ? 'null' : typeof handler}`);
   }
-  const functionName = nameOfFunction(handler);
-  if (options === undefined) return { name: undefined, policy: undefined, functionName };
-  if (!isObjectLike(options) || Array.isArray(options)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof options}`);
-  for (const key of Object.keys(options)) {
+  const given = options === undefined ? {} : options;
+  if (!isRecord(given)) throw new TypeError(`Expected \`options\` to be an object, got ${typeof given}`);
+  for (const key of Object.keys(given)) {
     if (key !== 'name' && key !== 'policy') throw new TypeError(`Unknown option \`${key}\`: expected name or policy`);
   }
-  const { name, policy } = options as { name?: unknown; policy?: unknown };
+  const { name, policy } = given as { name?: unknown; policy?: unknown };
   if (name !== undefined && (typeof name !== 'string' || name === '')) {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${typeof name}`);
   }
+  // the handler function's own name, unless it has none
+  const own: unknown = handler.name;
+  const functionName = typeof own === 'string' && own !== '' && own !== 'anonymous' ? own : undefined;
   return { name: name as string | undefined, policy: policy === undefined ? undefined : resolvePolicy(policy), functionName };
-}
-
-function nameOfFunction(handler: { readonly name?: unknown }): string | undefined {
-  const name = handler.name;
-  return typeof name === 'string' && name !== '' && name !== 'anonymous' ? name : undefined;
 }

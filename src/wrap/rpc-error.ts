@@ -9,7 +9,7 @@ import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
-import { errorData, failedCallText } from './meta.js';
+import { crashText, errorData, failedCallText } from './meta.js';
 import type { WireShape } from './guard.js';
 
 /** A JSON-RPC error answer made by the policy. The SDK puts `code` and `message` on the wire as they are. */
@@ -39,9 +39,7 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
         throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, uri));
       }
       if (classification.kind === 'crash') {
-        const detail = classification.detail === undefined ? '' : `: ${classification.detail}`;
-        const text = `${failedCallText(handler, name, policy)}${detail} (reference ${classification.reference})`;
-        throw new PolicyRpcError(INTERNAL_ERROR_CODE, text, errorData(policy, classification.failure, undefined));
+        throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(handler, name, policy, classification), errorData(policy, classification.failure, undefined));
       }
       throw classification.error;
     },

@@ -6,7 +6,7 @@
  * into an isError result, but send what a request handler throws as it is).
  */
 import { URL_ELICITATION_REQUIRED_CODE } from '../status.js';
-import { answeredIn, markAnswer } from './calls.js';
+import { callState, markAnswer } from './calls.js';
 import { firstTextOf } from './meta.js';
 import { readProp } from '../kit/read.js';
 
@@ -30,7 +30,7 @@ export class SignInRequired extends Error {
  */
 export function signInAnswer(request: unknown, value: unknown): SignInRequired | undefined {
   if (readProp(value, 'isError') !== true) return undefined;
-  const classification = answeredIn(request);
+  const classification = callState(request)?.answered;
   if (classification?.kind !== 'anticipated' || classification.signIn === undefined) return undefined;
   const { text, url } = classification.signIn;
   const { correlationId } = classification.failure;

@@ -9,7 +9,7 @@ import { reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { markAnswer } from './calls.js';
 import { guard, type WireShape } from './guard.js';
-import { failedCallText, toolMeta } from './meta.js';
+import { crashText, failedCallText, toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 
 /** The isError result a failed tool call returns. */
@@ -21,34 +21,21 @@ export interface ToolErrorResult {
   _meta?: Record<string, unknown>;
 }
 
-/** The client text of a failed tool call. */
-function toolErrorText(classification: Classification, name: string | undefined, policy: ErrorPolicy): string {
-  const head = failedCallText('tool', name, policy);
-  switch (classification.kind) {
-    case 'anticipated':
-      return `${head}: ${classification.message}`;
-    case 'crash':
-      return classification.detail === undefined
-        ? `${head} (reference ${classification.reference})`
-        : `${head}: ${classification.detail} (reference ${classification.reference})`;
-    case 'protocol':
-      // What the SDK itself shows for a protocol error thrown by a tool: its message.
-      return safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact);
-  }
-}
-
 function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
   const out: ToolErrorResult = { content: [{ type: 'text', text }], isError: true };
   if (meta !== undefined) out._meta = meta;
   return out;
 }
 
-/** The isError result of a classified failure (never a protocol error: those are rethrown). */
+/**
+ * The isError result of a classified failure: `Error executing tool <name>: <message>`, or the crash's text with its
+ * reference, and the failure object. A protocol error (only `toToolResult` makes a result of one; wrappers rethrow
+ * them) shows its message, as the SDK itself does for a protocol error thrown by a tool.
+ */
 function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
-  const text = toolErrorText(classification, name, policy);
-  if (classification.kind === 'protocol') return result(text);
-  const governance = classification.kind === 'anticipated' && classification.reauthorize;
-  return result(text, toolMeta(policy, classification.failure, governance));
+  if (classification.kind === 'protocol') return result(safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact));
+  const text = classification.kind === 'crash' ? crashText('tool', name, policy, classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
+  return result(text, toolMeta(policy, classification.failure, classification.kind === 'anticipated' && classification.reauthorize));
 }
 
 const toolShape: WireShape<ToolErrorResult> = {
