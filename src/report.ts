@@ -42,15 +42,18 @@ export function now(): number {
 }
 
 /**
- * The stack frames of `error`: its stack without the `Name: message` header (a message may itself hold lines that look
- * like frames), read up to {@link MAX_STACK_LENGTH}, each frame bounded, scrubbed, redacted and kept on one line.
+ * The stack frames of `error`: its stack without the `Name: message` header (a name or message may itself hold lines
+ * that look like frames), read up to {@link MAX_STACK_LENGTH}, each frame bounded, scrubbed, redacted and kept on one line.
  */
 function frames(error: unknown, policy: ErrorPolicy): string[] {
   const stack = stackOf(error);
   if (stack === undefined) return [];
   const message = messageOf(error);
-  const header = message === '' ? -1 : stack.indexOf(message);
-  const body = (header === -1 ? stack : stack.slice(header + message.length)).slice(0, MAX_STACK_LENGTH);
+  // the header starts with the name, which may itself hold the message's text or lines that look like frames
+  const name = readString(error, 'name') ?? '';
+  const afterName = name !== '' && stack.startsWith(name) ? name.length : 0;
+  const header = message === '' ? -1 : stack.indexOf(message, afterName);
+  const body = (header === -1 ? stack.slice(afterName) : stack.slice(header + message.length)).slice(0, MAX_STACK_LENGTH);
   const out: string[] = [];
   for (const line of body.split('\n')) {
     if (/^\s*at\s/.test(line)) {

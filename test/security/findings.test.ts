@@ -286,6 +286,24 @@ describe('FINDING 8: message lines are not logged as stack frames', () => {
     expect(records).toHaveLength(1);
     expect(records[0]!.stack).not.toContain('forgedFrame');
   });
+
+  it('a name with forged frame lines (and the message inside it): the record stack holds only the real frames', async () => {
+    // found by the hostile-tool property test (seed -605926509): the header was cut at the message's first
+    // occurrence, which was inside the name, so the name's `at` lines became "frames"
+    const { records, logger } = recordLogger();
+    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
+    const tool = withClientVisibleErrors(() => {
+      const error = new Error('\nat\r\nbad row\r\nat\n');
+      error.name = '\nat\r\nbad row\r\nat\n    at forgedFrame (/srv/forged.js:1:1)';
+      throw error;
+    }, { name: 't', policy });
+    await tool();
+    expect(records).toHaveLength(1);
+    const lines = String(records[0]!.stack).split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => !/^ {4}at \S/.test(line))).toEqual([]);
+    expect(records[0]!.stack).not.toContain('forgedFrame');
+  });
 });
 
 describe('FINDING 9: every call reaches the access log, whatever its last argument', () => {
