@@ -106,9 +106,14 @@ export function networkText(code: string | undefined): string {
   return `Network error: ${NETWORK_WORDS[(NETWORK_CODES as readonly string[]).indexOf(known)] ?? 'network error'} (${known})`;
 }
 
+/** True for undici's codes (`UND_ERR_SOCKET`), and whether they are its timeouts (`UND_ERR_HEADERS_TIMEOUT`). */
+function isUndiciCode(code: string | undefined, timeout: boolean): boolean {
+  return code !== undefined && code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT') === timeout;
+}
+
 /** True for a network failure's code: the known system codes and undici's, timeouts excepted. */
 export function isNetworkCode(code: string | undefined): code is string {
-  return code !== undefined && ((NETWORK_CODES as readonly string[]).includes(code) || (code.startsWith('UND_ERR_') && !code.endsWith('_TIMEOUT')));
+  return code !== undefined && ((NETWORK_CODES as readonly string[]).includes(code) || isUndiciCode(code, false));
 }
 
 /**
@@ -120,7 +125,7 @@ export function isTimeoutError(error: unknown): boolean {
   return (
     readString(error, 'name') === 'TimeoutError' ||
     code === 'TimeoutError' ||
-    (code?.startsWith('UND_ERR_') === true && code.endsWith('_TIMEOUT')) ||
+    isUndiciCode(code, true) ||
     readString(error, 'type') === 'request-timeout'
   );
 }
