@@ -8,8 +8,7 @@ import { classifyError, type Classification } from './classify.js';
 import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
 import { isObjectLike, isRecord, readProp, readString } from './kit/read.js';
-import { MAX_NAME_LENGTH, now, reportOutcome } from './report.js';
-import { safeText } from './scrub.js';
+import { now, reportOutcome } from './report.js';
 import {
   CALLBACK_REQUESTS,
   REGISTRATION_METHODS,
@@ -258,8 +257,8 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
         if (callState(extra)?.claimed === true) return;
         const raw = readString(readProp(request, 'params'), key);
         const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
-        const name = raw === undefined ? '' : safeText(raw, MAX_NAME_LENGTH, ctx.policy.redact);
-        reportOutcome(ctx.policy, { handler: kind, name, startedAt }, status, classification);
+        // reportOutcome scrubs the name once (a redactor need not be idempotent)
+        reportOutcome(ctx.policy, { handler: kind, name: raw, startedAt }, status, classification);
       } catch {
         // the access log must not change the answer
       }

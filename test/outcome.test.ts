@@ -123,6 +123,19 @@ describe('onOutcome', () => {
     expect(outcomes[0]?.name).toBe(records[0]?.name);
   });
 
+  it("redacts the name of a call the SDK itself rejects once, as the name of a failed call's outcome", async () => {
+    // a redactor that is not idempotent: each run adds a mark, so a second run would show
+    const { policy, records, outcomes } = capture({ rules, redact: (text) => `${text}~` });
+    const { client } = await connect(fullServer(policy));
+    expect(textOf(await client.callTool({ name: 'nope', arguments: {} }))).toBe('MCP error -32602: Tool nope not found');
+    await client.callTool({ name: 'deliberate', arguments: {} });
+    expect(outcomes.map((o) => [o.name, o.status])).toEqual([
+      ['nope~', 404],
+      ['deliberate~', 500],
+    ]);
+    expect(records.map((r) => r.name)).toEqual(['deliberate~']);
+  });
+
   describe('a logger that throws', () => {
     const write = process.stderr.write;
     afterEach(() => {
