@@ -146,6 +146,19 @@ const METHODS: Readonly<Record<HandlerKind, TelemetryMethod>> = { tool: 'tools/c
 
 type Fn = () => unknown;
 
+/** What the hooks know of a call when they start its span. */
+interface CallSource {
+  readonly kind: HandlerKind;
+  /** Tool or prompt name, or resource URI, unscrubbed. */
+  readonly name: string | undefined;
+  /** The SDK's per-request context (`extra` / `ctx`), when known. */
+  readonly request: object | undefined;
+  /** The request's `params._meta`, when the caller has the request. */
+  readonly meta?: unknown;
+  /** The negotiated protocol version, when the caller has the server. */
+  readonly protocolVersion?: string | undefined;
+}
+
 function carrierOf(meta: unknown): Record<string, string> {
   const carrier: Record<string, string> = {};
   if (!isObjectLike(meta)) return carrier;
@@ -222,9 +235,9 @@ function isEnabled(telemetry: PolicyTelemetry): boolean {
  * Starts the call's span (telemetry `start`) and runs `run` inside it, ending the span with the answer; runs `run`
  * alone when the telemetry starts none. The call is described from its name and the SDK's per-request context
  * (`request`; SDK v1 `extra`: `requestId`, `sessionId`, `_meta`; SDK v2 `ctx`: `mcpReq.id`, `mcpReq._meta`,
- * `sessionId`). `meta`: the request's `params._meta`, when the caller has the request.
+ * `sessionId`).
  */
-function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, kind: HandlerKind, name: string | undefined, request: object | undefined, meta: unknown, protocolVersion: string | undefined, run: Fn): unknown {
+function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, { kind, name, request, meta, protocolVersion }: CallSource, run: Fn): unknown {
   const mcpReq = readProp(request, 'mcpReq');
   const v2 = isObjectLike(mcpReq);
   const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
@@ -267,7 +280,8 @@ export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: un
   if (telemetry === undefined || !isEnabled(telemetry)) return run();
   const params = readProp(request, 'params');
   const name = readString(params, kind === 'resource' ? 'uri' : 'name');
-  return runTraced(policy, telemetry, kind, name, isObjectLike(extra) ? extra : undefined, readProp(params, '_meta'), protocolVersionOf(server), run);
+  const source = { kind, name, request: isObjectLike(extra) ? extra : undefined, meta: readProp(params, '_meta'), protocolVersion: protocolVersionOf(server) };
+  return runTraced(policy, telemetry, source, run);
 }
 
 /**
@@ -292,7 +306,7 @@ export function traceCallback(policy: ErrorPolicy, kind: HandlerKind, name: () =
   } catch {
     callName = undefined;
   }
-  return runTraced(policy, telemetry, kind, callName, request, undefined, undefined, run);
+  return runTraced(policy, telemetry, { kind, name: callName, request }, run);
 }
 
 /** Whether `value` can be a policy's `telemetry`: an object with a `start` function (and `current`, if any, one too). */
