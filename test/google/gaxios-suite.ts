@@ -8,7 +8,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { googleRules, isGaxiosError } from '../../src/google/index.js';
 import { classifyError, coreRules, createErrorPolicy, type AnticipatedClassification } from '../../src/index.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
-import { caught, expectOutcome, render, SECRETS, useFakeGoogle } from './support.js';
+import { caught, expectOutcome, render, SECRETS, useFakeGoogle, type Expected } from './support.js';
 
 /** The part of gaxios the suite uses, in every major. */
 export interface GaxiosModule {
@@ -50,17 +50,23 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
   const request = (path: string, extra: Record<string, unknown> = {}): Promise<unknown> =>
     caught(() => gaxios.request({ url: google.fake.url(path), headers: credentialHeaders(), retry: false, ...extra }));
   const api = (path: string): string => `${google.fake.origin}${path}`;
+  /** The outcome of a Google API error: `rule`, `status`, the client text `message`, the failure object. */
+  const apiError = (rule: string, status: number, message: string, failure: Expected['failure']): Expected => ({ rule, status, message, failure });
+  /** The outcome of a Google API error that asks the user to sign in again: status 401, the re-authorization text added. */
+  const reauthorization = (rule: string, message: string, failure: Expected['failure']): Expected => ({ rule, status: 401, reauthorize: true, message, failure });
+
+  /** A case of one request and its outcome (made when the case runs: the fake's URL is known by then). */
+  const itAnswers = (title: string, send: () => Promise<unknown>, expected: () => Expected): void => {
+    it(title, async () => {
+      expectOutcome(await send(), expected());
+    });
+  };
 
   it('403 PERMISSION_DENIED: the API message, status, method and URL without key= or client_secret=', async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}&fields=id&client_secret=${SECRETS.clientSecret}`);
     expect(isGaxiosError(error)).toBe(true);
     expect(google.fake.received(SECRETS.apiKey) && google.fake.received(SECRETS.accessToken) && google.fake.received(SECRETS.clientSecret)).toBe(true);
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 403,
-      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED]&fields=id&client_secret=[REDACTED])`,
-      failure: PERMISSION_DENIED,
-    });
+    expectOutcome(error, apiError('google-api-error', 403, `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED]&fields=id&client_secret=[REDACTED])`, PERMISSION_DENIED));
   });
 
   it('a long URL and a short maxMessageLength: the cut takes the end of the URL, never Google’s message', async () => {
@@ -79,59 +85,30 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
   it("403 read with responseType 'text': the JSON string body is parsed", async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}`, { responseType: 'text' });
     expect(typeof (error as { response?: { data?: unknown } }).response?.data).toBe('string');
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 403,
-      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
-      failure: PERMISSION_DENIED,
-    });
+    expectOutcome(error, apiError('google-api-error', 403, `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`, PERMISSION_DENIED));
   });
 
   it("403 read with responseType 'stream': gaxios 6 reads the body into a string, 7/8 leave an unread stream", async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}`, { responseType: 'stream' });
     const detail = options.readsStreamedErrorBody ? `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED` : 'Forbidden (403';
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 403,
-      message: `${detail} from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
-      failure: PERMISSION_DENIED,
-    });
+    expectOutcome(error, apiError('google-api-error', 403, `${detail} from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`, PERMISSION_DENIED));
   });
 
-  it('404 NOT_FOUND', async () => {
-    const error = await request('/v1/missing?fields=id');
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 404,
-      message: `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET ${api('/v1/missing')}?fields=id)`,
-      failure: { code: 'not_found', retryable: false },
-    });
-  });
+  itAnswers('404 NOT_FOUND', () => request('/v1/missing?fields=id'),
+    () => apiError('google-api-error', 404, `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET ${api('/v1/missing')}?fields=id)`, { code: 'not_found', retryable: false }));
 
   it('400 INVALID_ARGUMENT on a POST whose body holds a refresh token', async () => {
     const error = await request('/v1/invalid', { method: 'POST', data: { range: 'Sheet1!A1:ZZ', refresh_token: SECRETS.refreshToken } });
     expect(google.fake.received(SECRETS.refreshToken)).toBe(true);
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 400,
-      message: `${GOOGLE_MESSAGES.invalidArgument} (400 INVALID_ARGUMENT from Google API POST ${api('/v1/invalid')})`,
-      failure: { code: 'invalid_argument', retryable: false },
-    });
+    expectOutcome(error, apiError('google-api-error', 400, `${GOOGLE_MESSAGES.invalidArgument} (400 INVALID_ARGUMENT from Google API POST ${api('/v1/invalid')})`, { code: 'invalid_argument', retryable: false }));
   });
 
   it('500 INTERNAL and 503 UNAVAILABLE: retryable, without a delay when the response gives none', async () => {
-    expectOutcome(await request('/v1/internal'), {
-      rule: 'google-api-error',
-      status: 500,
-      message: `${GOOGLE_MESSAGES.internal} (500 INTERNAL from Google API GET ${api('/v1/internal')})`,
-      failure: { code: 'internal', retryable: true },
-    });
-    expectOutcome(await request('/v1/unavailable', { method: 'DELETE' }), {
-      rule: 'google-api-error',
-      status: 503,
-      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API DELETE ${api('/v1/unavailable')})`,
-      failure: { code: 'unavailable', retryable: true },
-    });
+    expectOutcome(await request('/v1/internal'), apiError('google-api-error', 500, `${GOOGLE_MESSAGES.internal} (500 INTERNAL from Google API GET ${api('/v1/internal')})`, { code: 'internal', retryable: true }));
+    expectOutcome(
+      await request('/v1/unavailable', { method: 'DELETE' }),
+      apiError('google-api-error', 503, `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API DELETE ${api('/v1/unavailable')})`, { code: 'unavailable', retryable: true }),
+    );
   });
 
   it('503 with retry-after as an HTTP date: retryable with the delay, "Retry after" from the policy', async () => {
@@ -141,99 +118,32 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     // A date this far ahead is cut to a day by the policy.
     expect(expectedMs).toBeGreaterThan(86_400_000);
     expect(render(error).failure?.retryAfterMs).toBe(86_400_000);
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 503,
-      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${api('/v1/unavailable-retry')}). Retry after 86400 s.`,
-      failure: { code: 'unavailable', retryable: true, retryAfterMs: 86_400_000 },
-    });
+    const message = `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${api('/v1/unavailable-retry')}). Retry after 86400 s.`;
+    expectOutcome(error, apiError('google-api-error', 503, message, { code: 'unavailable', retryable: true, retryAfterMs: 86_400_000 }));
   });
 
   it('an HTML 502 page: the status text only, never the page', async () => {
     const error = await request(`/html502?key=${SECRETS.apiKey}`);
-    const outcome = expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 502,
-      message: `Bad Gateway (502 from Google API GET ${api('/html502')}?key=[REDACTED])`,
-      failure: { code: 'unavailable', retryable: true },
-    });
+    const outcome = expectOutcome(error, apiError('google-api-error', 502, `Bad Gateway (502 from Google API GET ${api('/html502')}?key=[REDACTED])`, { code: 'unavailable', retryable: true }));
     expect(outcome.message).not.toMatch(/<|DOCTYPE|That’s an error/i);
   });
 
-  it('429 RESOURCE_EXHAUSTED with retry-after: the message, then the delay from the policy (once)', async () => {
-    expectOutcome(await request(`/v1/quota?key=${SECRETS.apiKey}`), {
-      rule: 'google-quota',
-      status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota')}?key=[REDACTED]). Retry after 30 s.`,
-      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
-    });
-  });
-
-  it('429 with the delay only in a RetryInfo detail (12.5s)', async () => {
-    expectOutcome(await request('/v1/quota-retry-info'), {
-      rule: 'google-quota',
-      status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota-retry-info')}). Retry after 13 s.`,
-      failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
-    });
-  });
-
-  it('429 with retry-after and no quota reason', async () => {
-    expectOutcome(await request('/v1/too-many-requests'), {
-      rule: 'google-quota',
-      status: 429,
-      message: `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${api('/v1/too-many-requests')}). Retry after 7 s.`,
-      failure: { code: 'resource_exhausted', retryable: true, retryAfterMs: 7000 },
-    });
-  });
-
-  it('429 without retry-after: retryable, no delay', async () => {
-    expectOutcome(await request('/v1/quota-no-retry'), {
-      rule: 'google-quota',
-      status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED rateLimitExceeded from Google API GET ${api('/v1/quota-no-retry')})`,
-      failure: { code: 'rate_limit_exceeded', retryable: true },
-    });
-  });
-
-  it('403 userRateLimitExceeded (Drive style, no status): a rate limit, 429', async () => {
-    expectOutcome(await request('/v1/user-rate-limit'), {
-      rule: 'google-quota',
-      status: 429,
-      message: `${GOOGLE_MESSAGES.userRateLimit} (403 userRateLimitExceeded from Google API GET ${api('/v1/user-rate-limit')})`,
-      failure: { code: 'user_rate_limit_exceeded', retryable: true },
-    });
-  });
-
-  it('403 ACCESS_TOKEN_SCOPE_INSUFFICIENT: re-authorization, 401', async () => {
-    expectOutcome(await request('/v1/scopes'), {
-      rule: 'google-insufficient-scopes',
-      status: 401,
-      reauthorize: true,
-      message: `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET ${api('/v1/scopes')})`,
-      failure: { code: 'access_token_scope_insufficient', retryable: false },
-    });
-  });
-
-  it('401 UNAUTHENTICATED with ?access_token=: re-authorization, 401', async () => {
-    expectOutcome(await request(`/v1/unauthenticated?access_token=${SECRETS.accessToken}`), {
-      rule: 'google-unauthenticated',
-      status: 401,
-      reauthorize: true,
-      message: `${GOOGLE_MESSAGES.unauthenticated} (401 UNAUTHENTICATED from Google API GET ${api('/v1/unauthenticated')}?access_token=[REDACTED])`,
-      failure: { code: 'unauthenticated', retryable: false },
-    });
-  });
-
-  it("errorRedactor: false (Authorization in clear in config.headers) changes nothing the client sees", async () => {
-    const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}`, { errorRedactor: false });
-    expectOutcome(error, {
-      rule: 'google-api-error',
-      status: 403,
-      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
-      failure: PERMISSION_DENIED,
-    });
-  });
+  itAnswers('429 RESOURCE_EXHAUSTED with retry-after: the message, then the delay from the policy (once)', () => request(`/v1/quota?key=${SECRETS.apiKey}`),
+    () => apiError('google-quota', 429, `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota')}?key=[REDACTED]). Retry after 30 s.`, { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 }));
+  itAnswers('429 with the delay only in a RetryInfo detail (12.5s)', () => request('/v1/quota-retry-info'),
+    () => apiError('google-quota', 429, `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${api('/v1/quota-retry-info')}). Retry after 13 s.`, { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 }));
+  itAnswers('429 with retry-after and no quota reason', () => request('/v1/too-many-requests'),
+    () => apiError('google-quota', 429, `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${api('/v1/too-many-requests')}). Retry after 7 s.`, { code: 'resource_exhausted', retryable: true, retryAfterMs: 7000 }));
+  itAnswers('429 without retry-after: retryable, no delay', () => request('/v1/quota-no-retry'),
+    () => apiError('google-quota', 429, `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED rateLimitExceeded from Google API GET ${api('/v1/quota-no-retry')})`, { code: 'rate_limit_exceeded', retryable: true }));
+  itAnswers('403 userRateLimitExceeded (Drive style, no status): a rate limit, 429', () => request('/v1/user-rate-limit'),
+    () => apiError('google-quota', 429, `${GOOGLE_MESSAGES.userRateLimit} (403 userRateLimitExceeded from Google API GET ${api('/v1/user-rate-limit')})`, { code: 'user_rate_limit_exceeded', retryable: true }));
+  itAnswers('403 ACCESS_TOKEN_SCOPE_INSUFFICIENT: re-authorization, 401', () => request('/v1/scopes'),
+    () => reauthorization('google-insufficient-scopes', `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET ${api('/v1/scopes')})`, { code: 'access_token_scope_insufficient', retryable: false }));
+  itAnswers('401 UNAUTHENTICATED with ?access_token=: re-authorization, 401', () => request(`/v1/unauthenticated?access_token=${SECRETS.accessToken}`),
+    () => reauthorization('google-unauthenticated', `${GOOGLE_MESSAGES.unauthenticated} (401 UNAUTHENTICATED from Google API GET ${api('/v1/unauthenticated')}?access_token=[REDACTED])`, { code: 'unauthenticated', retryable: false }));
+  itAnswers('errorRedactor: false (Authorization in clear in config.headers) changes nothing the client sees', () => request(`/v1/forbidden?key=${SECRETS.apiKey}`, { errorRedactor: false }),
+    () => apiError('google-api-error', 403, `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`, PERMISSION_DENIED));
 
   it('ECONNREFUSED: fixed text naming the code, never the URL (which carries key=)', async () => {
     const error = await caught(() =>
@@ -244,28 +154,11 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
   });
 
   it('connection reset and hang-up: ECONNRESET', async () => {
-    expectOutcome(await request(`/reset?key=${SECRETS.apiKey}`), {
-      rule: 'google-network',
-      status: 502,
-      message: 'Network error while calling the Google API (ECONNRESET).',
-      failure: NETWORK,
-    });
-    expectOutcome(await request(`/hangup?key=${SECRETS.apiKey}`), {
-      rule: 'google-network',
-      status: 502,
-      message: 'Network error while calling the Google API (ECONNRESET).',
-      failure: NETWORK,
-    });
+    expectOutcome(await request(`/reset?key=${SECRETS.apiKey}`), { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNRESET).', failure: NETWORK });
+    expectOutcome(await request(`/hangup?key=${SECRETS.apiKey}`), { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNRESET).', failure: NETWORK });
   });
 
-  it('timeout option', async () => {
-    expectOutcome(await request(`/slow?ms=3000&key=${SECRETS.apiKey}`, { timeout: 50 }), {
-      rule: 'google-timeout',
-      status: 504,
-      message: 'The Google API request timed out.',
-      failure: TIMEOUT,
-    });
-  });
+  itAnswers('timeout option', () => request(`/slow?ms=3000&key=${SECRETS.apiKey}`, { timeout: 50 }), () => ({ rule: 'google-timeout', status: 504, message: 'The Google API request timed out.', failure: TIMEOUT }));
 
   it('caller abort', async () => {
     const controller = new AbortController();
@@ -284,40 +177,12 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: NETWORK });
     });
 
-    it('native fetch, connection reset', async () => {
-      expectOutcome(await native(google.fake.url(`/reset?key=${SECRETS.apiKey}`)), {
-        rule: 'google-network',
-        status: 502,
-        message: 'Network error while calling the Google API (ECONNRESET).',
-        failure: NETWORK,
-      });
-    });
-
-    it('native fetch, timeout', async () => {
-      expectOutcome(await native(google.fake.url('/slow?ms=3000'), { timeout: 50 }), {
-        rule: 'google-timeout',
-        status: 504,
-        message: 'The Google API request timed out.',
-        failure: TIMEOUT,
-      });
-    });
-
-    it('native fetch, caller abort', async () => {
-      expectOutcome(await native(google.fake.url('/slow?ms=3000'), { signal: AbortSignal.abort() }), {
-        rule: 'google-abort',
-        status: 499,
-        message: 'The Google API request was aborted.',
-        failure: ABORTED,
-      });
-    });
-
-    it('native fetch, 403', async () => {
-      expectOutcome(await native(google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`)), {
-        rule: 'google-api-error',
-        status: 403,
-        message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`,
-        failure: PERMISSION_DENIED,
-      });
-    });
+    itAnswers('native fetch, connection reset', () => native(google.fake.url(`/reset?key=${SECRETS.apiKey}`)),
+      () => ({ rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNRESET).', failure: NETWORK }));
+    itAnswers('native fetch, timeout', () => native(google.fake.url('/slow?ms=3000'), { timeout: 50 }), () => ({ rule: 'google-timeout', status: 504, message: 'The Google API request timed out.', failure: TIMEOUT }));
+    itAnswers('native fetch, caller abort', () => native(google.fake.url('/slow?ms=3000'), { signal: AbortSignal.abort() }),
+      () => ({ rule: 'google-abort', status: 499, message: 'The Google API request was aborted.', failure: ABORTED }));
+    itAnswers('native fetch, 403', () => native(google.fake.url(`/v1/forbidden?key=${SECRETS.apiKey}`)),
+      () => apiError('google-api-error', 403, `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden')}?key=[REDACTED])`, PERMISSION_DENIED));
   }
 }

@@ -17,7 +17,7 @@ import { googleRules } from '../../src/google/index.js';
 import { httpRules } from '../../src/http/index.js';
 import { SECRETS } from './support/clients.js';
 import { MESSAGES, REQUEST_IDS, startFakeApis, type FakeApis } from './support/fake-apis.js';
-import { REAUTHORIZE, type Expected } from './support/expected.js';
+import { failureOf, HTTP_STATUS, REAUTHORIZE, sentence, withRetry, type Expected } from './support/expected.js';
 import { connect, type Session } from './support/session.js';
 import { checkRow } from './support/table.js';
 
@@ -31,24 +31,6 @@ type Case = (typeof CASES)[number];
 /** How the tool hands the failed Response to the policy. */
 const PLACEMENTS = ['thrown', 'response', 'response-data', 'cause', 'ofetch'] as const;
 type Placement = (typeof PLACEMENTS)[number];
-
-const STATUS: Readonly<Record<Case, [number, string]>> = {
-  unauthorized: [401, 'Unauthorized'],
-  forbidden: [403, 'Forbidden'],
-  missing: [404, 'Not Found'],
-  invalid: [422, 'Unprocessable Content'],
-  limited: [429, 'Too Many Requests'],
-  unavailable: [503, 'Service Unavailable'],
-};
-
-const FAILURES: Readonly<Record<Case, Expected['failure']>> = {
-  unauthorized: { code: 'unauthorized', retryable: false },
-  forbidden: { code: 'permission_denied', retryable: false },
-  missing: { code: 'not_found', retryable: false },
-  invalid: { code: 'invalid_request', retryable: false },
-  limited: { code: 'rate_limited', retryable: true, retryAfterMs: 7000 },
-  unavailable: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 },
-};
 
 /** The URL each tool fetches: two query credentials around a harmless parameter. */
 function urlOf(origin: string, which: string): string {
@@ -79,26 +61,23 @@ async function failing(origin: string, which: string, placement: Placement): Pro
   }
 }
 
-/** What the client must see for one row, written out by hand from the fake's answers. */
+/**
+ * What the client must see for one row, from the fake's answers, in the words of the shared table (./support/expected.ts):
+ * the status line, the failure object (the status's code; 429 and 503 retryable with the fake's delay), the closing
+ * sentence and the retry note.
+ */
 function expectedRow(origin: string, placement: Placement, which: Case): Expected {
-  const [status, reason] = STATUS[which];
+  const line = HTTP_STATUS[which];
+  const status = Number(line.slice(0, 3));
   const url = `${origin}/api/items/${which}?access_token=[REDACTED]&view=full&api_key=[REDACTED]`;
   // ofetch keeps its options (no method: fetch's GET); a bare Response or Error names none.
   const method = placement === 'ofetch' ? 'GET' : undefined;
   // Only a body someone read and attached (ofetch's data, the server's own) is shown.
-  const said = placement === 'ofetch' || placement === 'response-data' ? MESSAGES.api[which] : undefined;
-  const sentence =
-    which === 'unauthorized'
-      ? `Credentials rejected: ${said ?? 'the service did not accept them'}`
-      : which === 'forbidden'
-        ? `Access denied: ${said ?? 'the credentials do not allow this request'}`
-        : said;
-  const failure = FAILURES[which];
-  let text = `HTTP ${method === undefined ? '' : `${method} `}${url} failed with ${status} ${reason}${sentence === undefined ? '' : `: ${sentence}`}`;
-  if (failure.retryAfterMs !== undefined) text = `${text}${/[.!?]$/.test(text) ? '' : '.'} Retry after ${failure.retryAfterMs / 1000} s.`;
-  if (which === 'unauthorized') text = `${text}\n\n${REAUTHORIZE}`;
+  const said = sentence(which, placement === 'ofetch' || placement === 'response-data' ? MESSAGES.api[which] : undefined);
+  const failure = failureOf(which, undefined);
+  const text = withRetry(`HTTP ${method === undefined ? '' : `${method} `}${url} failed with ${line}${said === undefined ? '' : `: ${said}`}`, failure);
   return {
-    text,
+    text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,
     rule: which === 'unauthorized' ? 'fetch-unauthorized' : 'fetch-http-error',
     status: which === 'unauthorized' ? 401 : status,
     request: { ...(method === undefined ? {} : { httpMethod: method }), httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api },

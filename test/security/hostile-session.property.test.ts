@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { build, caseArb } from './arbitraries.js';
 import { applyErrorPolicy } from '../../src/index.js';
-import { arm, expectOutcome, fail, itHoldsForHostileCases, MAXES, policies, prompts, records, resources, tools, WITH_OUTCOMES } from './hostile-harness.js';
-import { CANARY, expectRpcAnswer, expectToolAnswer, openSession, runs, settle, timeoutFor, type WireSession } from './support.js';
+import { arm, expectOutcome, fail, itHoldsForHostileCases, MAXES, policies, prompts, records, resources, tools, WITH_OUTCOMES, type Max } from './hostile-harness.js';
+import { CANARY, expectRpcAnswer, expectToolAnswer, openSession, runs, settle, timeoutFor, type Expectation, type WireSession } from './support.js';
 
 describe('hostile thrown values through a real McpServer and SDK Client over InMemoryTransport', () => {
   let session: WireSession;
@@ -40,6 +40,22 @@ describe('hostile thrown values through a real McpServer and SDK Client over InM
     return JSON.parse(sent[0]!) as Record<string, unknown>;
   }
 
+  /**
+   * Makes the request `call`, which must be refused: its one message on the wire is the policy's JSON-RPC error for
+   * `expected` (one record, one outcome). Returns what the client threw and the code and message on the wire.
+   */
+  async function refusal(call: () => Promise<unknown>, expected: Expectation, handler: 'resource' | 'prompt', name: string, max: Max): Promise<{ error: unknown; code: number; message: string } | undefined> {
+    const from = session.wire.length;
+    const outcome = await settle(call());
+    expect(outcome.rejected).toBe(true);
+    if (!outcome.rejected) return undefined;
+    const wire = answerOnWire(from);
+    expectRpcAnswer(wire.error, records, expected, handler, name, max);
+    expectOutcome(max, expected, handler, name);
+    const { code, message } = wire.error as { code: number; message: string };
+    return { error: outcome.error, code, message };
+  }
+
   itHoldsForHostileCases(
     'tools: the exact isError result on the wire and at the client; one record; no canary',
     'toolSession',
@@ -58,17 +74,11 @@ describe('hostile thrown values through a real McpServer and SDK Client over InM
     'resourceSession',
     10,
     async ({ max, expected, n }) => {
-      const from = session.wire.length;
       const uri = `hostile${max}://case/${n}`;
-      const outcome = await settle(session.client.readResource({ uri }));
-      expect(outcome.rejected).toBe(true);
-      if (!outcome.rejected) return;
-      const wire = answerOnWire(from);
-      expectRpcAnswer(wire.error, records, expected, 'resource', uri, max);
-      expectOutcome(max, expected, 'resource', uri);
-      const { code, message } = wire.error as { code: number; message: string };
-      expect(outcome.error).toBeInstanceOf(McpError);
-      expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
+      const refused = await refusal(() => session.client.readResource({ uri }), expected, 'resource', uri, max);
+      if (refused === undefined) return;
+      expect(refused.error).toBeInstanceOf(McpError);
+      expect([(refused.error as McpError).code, (refused.error as McpError).message]).toEqual([refused.code, `MCP error ${refused.code}: ${refused.message}`]);
     }, { uriIndex: true },
   );
 
@@ -77,15 +87,9 @@ describe('hostile thrown values through a real McpServer and SDK Client over InM
     'promptSession',
     10,
     async ({ max, expected }) => {
-      const from = session.wire.length;
-      const outcome = await settle(session.client.getPrompt({ name: `hostile_prompt_${max}` }));
-      expect(outcome.rejected).toBe(true);
-      if (!outcome.rejected) return;
-      const wire = answerOnWire(from);
-      expectRpcAnswer(wire.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
-      expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
-      const { code, message } = wire.error as { code: number; message: string };
-      expect([(outcome.error as McpError).code, (outcome.error as McpError).message]).toEqual([code, `MCP error ${code}: ${message}`]);
+      const refused = await refusal(() => session.client.getPrompt({ name: `hostile_prompt_${max}` }), expected, 'prompt', `hostile_prompt_${max}`, max);
+      if (refused === undefined) return;
+      expect([(refused.error as McpError).code, (refused.error as McpError).message]).toEqual([refused.code, `MCP error ${refused.code}: ${refused.message}`]);
     },
   );
 });

@@ -12,6 +12,7 @@ import {
   withClientVisibleErrors,
   withClientVisibleResourceErrors,
   type ErrorPolicy,
+  type PolicyLogger,
 } from '../../src/index.js';
 import { failureObjectOf, REFERENCE } from '../support/calls.js';
 import { bounded, unscrubbedControlText } from './arbitraries.js';
@@ -45,6 +46,20 @@ function forgingProblems(text: string, headline: string): string[] {
   for (const line of lines) if (RAW_CONTROL.test(line)) problems.push(`raw control in ${JSON.stringify(line.slice(0, 200))}`);
   for (const line of lines.slice(1)) if (!STACK_LINE.test(line)) problems.push(`forged line ${JSON.stringify(line.slice(0, 200))}`);
   return problems;
+}
+
+/**
+ * Reads `uri` through a resource callback that throws `thrown()`, under a policy (crash details hidden) logging to
+ * `logger`: the settled read, which must have rejected.
+ */
+async function failedRead(logger: PolicyLogger, thrown: () => unknown, uri: string | URL): Promise<Awaited<ReturnType<typeof settle>>> {
+  const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
+  const read = withClientVisibleResourceErrors((_uri: string | URL) => {
+    throw thrown();
+  }, { policy });
+  const outcome = await settle(read(uri));
+  expect(outcome.rejected).toBe(true);
+  return outcome;
 }
 
 type Failure = 'crash' | 'toolError' | 'network';
@@ -142,12 +157,7 @@ describe('no forged log lines', () => {
 
   it('a resource URI given as a string with newlines and ANSI escapes stays quoted on the headline', async () => {
     const { lines, logger } = consoleLogger();
-    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
-    const read = withClientVisibleResourceErrors((_uri: string) => {
-      throw new ToolError('nope');
-    }, { policy });
-    const outcome = await settle(read('file:///x\n[mcp-error-policy] ERROR forged\u001b[0m'));
-    expect(outcome.rejected).toBe(true);
+    const outcome = await failedRead(logger, () => new ToolError('nope'), 'file:///x\n[mcp-error-policy] ERROR forged\u001b[0m');
     const correlationId = outcome.rejected ? failureObjectOf(outcome.error)?.['correlationId'] : undefined;
     expect(correlationId).toMatch(REFERENCE);
     expect(lines).toEqual([{ level: 'info', text: `resource "file:///x\\n[mcp-error-policy] ERROR forged\\u001b[0m" failed: ToolError "nope" (correlation ${String(correlationId)})` }]);
@@ -186,13 +196,7 @@ describe('every peer-supplied value is bounded', () => {
 
   it('a 1 MB resource URI is bounded in the JSON-RPC error and the record', async () => {
     const { records, logger } = recordLogger();
-    const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
-    const read = withClientVisibleResourceErrors((_uri: URL) => {
-      throw new Error('boom');
-    }, { policy });
-    const uri = new URL(`https://example.test/${'a/'.repeat(500_000)}`);
-    const outcome = await settle(read(uri));
-    expect(outcome.rejected).toBe(true);
+    const outcome = await failedRead(logger, () => new Error('boom'), new URL(`https://example.test/${'a/'.repeat(500_000)}`));
     const message = (outcome as { error: { message: string } }).error.message;
     expect(message.length).toBeLessThanOrEqual('Error reading resource '.length + 200 + ' (reference 000000000000)'.length);
     expect(records).toHaveLength(1);

@@ -82,11 +82,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new ResourceError('The sheet is being recalculated, try again shortly', { cause: new Error(CANARY) });
           });
-          expect(error).toEqual({
-            code: -32603,
-            message: 'MCP error -32603: The sheet is being recalculated, try again shortly',
-            data: failureData(failureObject('resource_error', false)),
-          });
+          expect(error).toEqual({ code: -32603, message: 'MCP error -32603: The sheet is being recalculated, try again shortly', data: failureData(failureObject('resource_error', false)) });
           expect(records).toHaveLength(1);
           expectCorrelated(error, records[0]);
           expect(records[0]).toMatchObject({ level: 'info', kind: 'anticipated', rule: 'deliberate', status: 500 });
@@ -98,11 +94,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           const { error, records, outcomes } = await readError(mode, uri, () => {
             throw Object.assign(new Error(`connect ECONNREFUSED 10.0.0.7:443 ${CANARY}`), { code: 'ECONNREFUSED', syscall: 'connect' });
           });
-          expect(error).toEqual({
-            code: -32603,
-            message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)',
-            data: failureData(failureObject('network', true)),
-          });
+          expect(error).toEqual({ code: -32603, message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)', data: failureData(failureObject('network', true)) });
           expect(records).toHaveLength(1);
           expectCorrelated(error, records[0]);
           expect(records[0]).toMatchObject({ level: 'warn', kind: 'anticipated', rule: 'network', status: 502, errorMessage: `connect ECONNREFUSED 10.0.0.7:443 ${CANARY}` });
@@ -114,11 +106,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           const { error, records, outcomes } = await readError(mode, uri, () => {
             throw new BusyError(CANARY);
           }, { rules: [busyRule, ...coreRules] });
-          expect(error).toEqual({
-            code: -32000,
-            message: 'MCP error -32000: The sheet is busy, try again in a minute',
-            data: failureData(failureObject('busy', false)),
-          });
+          expect(error).toEqual({ code: -32000, message: 'MCP error -32000: The sheet is busy, try again in a minute', data: failureData(failureObject('busy', false)) });
           expectCorrelated(error, records[0]);
           expect(records.map((r) => [r.level, r.rule, r.status])).toEqual([['warn', 'busy', 503]]);
           expect(outcomes.map((o) => o.status)).toEqual([503]);

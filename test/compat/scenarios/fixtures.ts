@@ -126,6 +126,11 @@ export function abortNow(): never {
   throw new Error('expected an abort');
 }
 
+/** The handler of the degraded scenarios, which the degraded policy must not let run: a new function on each call. */
+export const mustNotRun = (): (() => Promise<never>) => async () => {
+  throw new Error('the degraded handler must not run');
+};
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Results.
 

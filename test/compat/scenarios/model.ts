@@ -128,7 +128,8 @@ export interface Scenario {
   readonly schema?: Record<string, unknown>;
   /** Resources: the URI template the handler is registered under, instead of `compat://sheets/<id>`. */
   readonly template?: string;
-  readonly expect: (sdk: CompatSdk['major'], facts: RuntimeFacts) => { readonly wire: ExpectedWire; readonly records: readonly ExpectedRecord[] };
+  /** What the client gets and what is logged; a row (`tool`, `resource`, `prompt` below) makes it from its {@link Expect}. */
+  readonly expect: (sdk: Sdk, facts: RuntimeFacts) => Expected;
 }
 
 /**
@@ -157,9 +158,51 @@ export const rethrowsFailureOf =
   };
 
 // ---------------------------------------------------------------------------------------------------------------------
-// The words of the expectations.
+// A row of the table: `tool(id, category, title, handler, expect)` (likewise `resource` and `prompt`).
 
-export const s = (scenario: Scenario): Scenario => scenario;
+/** The SDK major an expectation is written for. */
+export type Sdk = CompatSdk['major'];
+
+/**
+ * The handler a row's expectations speak of: its kind, and the name it is called and logged by (the tool's or
+ * prompt's name, which is the row's id; the URI a resource is read at).
+ */
+export interface At {
+  readonly kind: HandlerKind;
+  readonly name: string;
+}
+
+/** What the client gets and what is logged, in order. */
+export interface Expected {
+  readonly wire: ExpectedWire;
+  readonly records: readonly ExpectedRecord[];
+}
+
+/** A row's expectations: written once, made for the row's handler (and the SDK major, and the run's facts). */
+export type Expect = (at: At, sdk: Sdk, facts: RuntimeFacts) => Expected;
+
+/** What a row may add: a tool's or prompt's arguments and schema; a resource's URI (default `compat://sheets/<id>`) and template. */
+export type RowOptions = Pick<Scenario, 'args' | 'schema' | 'uri' | 'template'>;
+
+type Row = (id: string, category: Category, title: string, handler: Scenario['handler'], expect: Expect, options?: RowOptions) => Scenario;
+
+function rowOf(kind: HandlerKind): Row {
+  return (id, category, title, handler, expect, options = {}) => {
+    const uri = kind === 'resource' ? (options.uri ?? uriOf(id)) : options.uri;
+    const at: At = { kind, name: uri ?? id };
+    return { id, kind, category, title, ...options, ...(uri === undefined ? {} : { uri }), handler, expect: (sdk, facts) => expect(at, sdk, facts) };
+  };
+}
+
+/** A tool scenario, registered and called by its id. */
+export const tool = rowOf('tool');
+/** A resource scenario, registered at `compat://sheets/<id>` (or under its template) and read at its URI. */
+export const resource = rowOf('resource');
+/** A prompt scenario, registered and got by its id. */
+export const prompt = rowOf('prompt');
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The words of the expectations: what the client gets (`shows`, `masked`, `passes`, or any `answers`) and the records.
 
 /** A failure object: `code`, `retryable`, and `retryAfterMs` when the answer gives a delay. */
 export const failure = (code: string, retryable: boolean, retryAfterMs?: number): ExpectedFailure =>
@@ -168,14 +211,44 @@ export const failure = (code: string, retryable: boolean, retryAfterMs?: number)
 export const INTERNAL = failure('internal', false);
 
 /** An isError tool result; without `object`, one that carries no failure object (protocol errors, a tool's own). */
-export const tool = (text: string, object?: ExpectedFailure): ExpectedWire => ({ result: { text, isError: true, ...(object === undefined ? {} : { failure: object }) } });
+export const isError = (text: string, object?: ExpectedFailure): ExpectedWire => ({ result: { text, isError: true, ...(object === undefined ? {} : { failure: object }) } });
 /** A JSON-RPC error; without `object`, one that carries no failure object (protocol errors). */
 export const rpc = (code: number, message: string, object?: ExpectedFailure, uri?: string): ExpectedWire => ({
   error: { code, message, ...(uri === undefined ? {} : { uri }), ...(object === undefined ? {} : { failure: object }) },
 });
-export const toolText = (id: string, text: string, object: ExpectedFailure): ExpectedWire => tool(`Error executing tool ${id}: ${text}`, object);
-export const toolCrash = (id: string, object: ExpectedFailure): ExpectedWire => tool(`Error executing tool ${id} (reference <ref>)`, object);
 export const uriOf = (id: string): string => `compat://sheets/${id}`;
+
+/** A log record as a row writes it: made for the row's handler (see {@link of} for another's). */
+export type RecordOf = (at: At, sdk: Sdk) => ExpectedRecord;
+
+/** The client gets `wire` (or what `wire` makes of the handler and the SDK); `records` are logged, in order. */
+export const answers =
+  (wire: ExpectedWire | ((at: At, sdk: Sdk) => ExpectedWire), ...records: RecordOf[]): Expect =>
+  (at, sdk) => ({ wire: typeof wire === 'function' ? wire(at, sdk) : wire, records: records.map((record) => record(at, sdk)) });
+
+/**
+ * The client is shown `text` with the failure object `object`: a tool's isError result
+ * `Error executing tool <name>: <text>`, a resource's or prompt's JSON-RPC error -32603 `<text>`.
+ */
+export const shows = (text: string, object: ExpectedFailure, ...records: RecordOf[]): Expect =>
+  answers(({ kind, name }) => (kind === 'tool' ? isError(`Error executing tool ${name}: ${text}`, object) : rpc(-32603, text, object)), ...records);
+
+/**
+ * A crash: the client gets only the reference (`Error executing tool <name>`, `Error reading resource <uri>`,
+ * `Error getting prompt <name>`, then ` (reference <ref>)`) and the {@link INTERNAL} failure object; one crash record.
+ */
+export const masked = (errorName: string, quoted: string): Expect =>
+  answers(({ kind, name }) => {
+    const text = `${kind === 'tool' ? 'Error executing tool' : kind === 'resource' ? 'Error reading resource' : 'Error getting prompt'} ${name} (reference <ref>)`;
+    return kind === 'tool' ? isError(text, INTERNAL) : rpc(-32603, text, INTERNAL);
+  }, crashed(errorName, quoted));
+
+/**
+ * The SDK's protocol error `code` with `text` passes through untouched: a tool answers an isError result of its
+ * message (the SDK's way), a resource or prompt the JSON-RPC error with its code; one protocol record of `status`.
+ */
+export const passes = (code: number, status: number, text: string): Expect =>
+  answers(({ kind }, sdk) => (kind === 'tool' ? isError(protocolMessage(sdk, code, text)) : rpc(code, protocolMessage(sdk, code, text))), sdkProtocol(code, status, text));
 
 /** How expectations write a record's correlation id: present, its value checked against the answer's. */
 export const CORRELATED = '<id>';
@@ -198,32 +271,44 @@ function matchedFields(matched: Matched | undefined): { matchedErrorName?: strin
   return { matchedErrorName, matchedErrorMessage, line: `; matched cause ${matchedErrorName} ${JSON.stringify(matchedErrorMessage)}` };
 }
 
-export function info(handler: HandlerKind, name: string, errorName: string, quoted: string, status = 500, rule = 'deliberate', matched?: Matched): ExpectedRecord {
-  const who = `${handler} ${JSON.stringify(name)}`;
-  const { line, ...fields } = matchedFields(matched);
-  return { level: 'info', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed: ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
-}
+const who = ({ kind, name }: At): string => `${kind} ${JSON.stringify(name)}`;
 
-export function warn(handler: HandlerKind, name: string, rule: string, status: number, errorName: string, quoted: string, matched?: Matched): ExpectedRecord {
-  const who = `${handler} ${JSON.stringify(name)}`;
-  const { line, ...fields } = matchedFields(matched);
-  return { level: 'warn', kind: 'anticipated', handler, name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
-}
+/** A record of another handler than the row's own: `kind` `name` (the inner handlers of the nested scenarios). */
+export const of =
+  (kind: HandlerKind, name: string, record: RecordOf): RecordOf =>
+  (_at, sdk) =>
+    record({ kind, name }, sdk);
 
-export function crashed(handler: HandlerKind, name: string, errorName: string, quoted: string): ExpectedRecord {
-  const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'error', kind: 'crash', handler, name, status: 500, errorName, errorMessage: quoted, message: `${who} crashed (reference <ref>): ${errorName} ${JSON.stringify(quoted)}`, correlationId: CORRELATED };
-}
+export const info =
+  (errorName: string, quoted: string, status = 500, rule = 'deliberate', matched?: Matched): RecordOf =>
+  (at) => {
+    const { line, ...fields } = matchedFields(matched);
+    return { level: 'info', kind: 'anticipated', handler: at.kind, name: at.name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who(at)} failed: ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
+  };
 
-export function protocol(handler: HandlerKind, name: string, code: number, status: number, errorName: string, quoted: string): ExpectedRecord {
-  const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'info', kind: 'protocol', handler, name, status, errorName, errorMessage: quoted, message: `${who} failed with protocol error ${code}: ${errorName} ${JSON.stringify(quoted)}` };
-}
+export const warn =
+  (rule: string, status: number, errorName: string, quoted: string, matched?: Matched): RecordOf =>
+  (at) => {
+    const { line, ...fields } = matchedFields(matched);
+    return { level: 'warn', kind: 'anticipated', handler: at.kind, name: at.name, status, rule, errorName, errorMessage: quoted, ...fields, message: `${who(at)} failed (rule ${rule}): ${errorName} ${JSON.stringify(quoted)}${line}`, correlationId: CORRELATED };
+  };
 
-export function degraded(handler: HandlerKind, name: string): ExpectedRecord {
-  const who = `${handler} ${JSON.stringify(name)}`;
-  return { level: 'info', kind: 'degraded', handler, name, status: 401, errorName: 'degraded', errorMessage: DEGRADED, message: `${who} refused (degraded): ${JSON.stringify(DEGRADED)}`, correlationId: CORRELATED };
-}
+export const crashed =
+  (errorName: string, quoted: string): RecordOf =>
+  (at) => ({ level: 'error', kind: 'crash', handler: at.kind, name: at.name, status: 500, errorName, errorMessage: quoted, message: `${who(at)} crashed (reference <ref>): ${errorName} ${JSON.stringify(quoted)}`, correlationId: CORRELATED });
+
+export const protocol =
+  (code: number, status: number, errorName: string, quoted: string): RecordOf =>
+  (at) => ({ level: 'info', kind: 'protocol', handler: at.kind, name: at.name, status, errorName, errorMessage: quoted, message: `${who(at)} failed with protocol error ${code}: ${errorName} ${JSON.stringify(quoted)}` });
+
+/** The record of the SDK's own protocol error `code` (`McpError` v1, `ProtocolError` v2), with the message its class makes of `text`. */
+export const sdkProtocol =
+  (code: number, status: number, text: string): RecordOf =>
+  (at, sdk) =>
+    protocol(code, status, protocolName(sdk), protocolMessage(sdk, code, text))(at, sdk);
+
+/** The record of a call refused while degraded (the handler did not run). */
+export const degraded: RecordOf = (at) => ({ level: 'info', kind: 'degraded', handler: at.kind, name: at.name, status: 401, errorName: 'degraded', errorMessage: DEGRADED, message: `${who(at)} refused (degraded): ${JSON.stringify(DEGRADED)}`, correlationId: CORRELATED });
 
 /** The message of a protocol error: v1's McpError prefixes `MCP error <code>: `; v2's ProtocolError does not. */
 export const protocolMessage = (sdk: CompatSdk['major'], code: number, text: string): string => (sdk === 'v1' ? `MCP error ${code}: ${text}` : text);
@@ -239,3 +324,7 @@ export const ENOENT_TEXT = 'File system error: no such file or directory (ENOENT
 export const ENOENT_MESSAGE = `ENOENT: no such file or directory, open '${MISSING_FILE}'`;
 export const REVOKED = 'Token has been expired or revoked.';
 export const REVOKED_TEXT = `${REVOKED}\n\n${REAUTHORIZE}`;
+
+/** The records of the inner handlers the nested scenarios call (see innerHandlers in ./fixtures.ts). */
+export const INNER_LOCKED = of('tool', 'inner_locked', info('ToolError', 'Row 7 is locked by another editor'));
+export const INNER_CRASH = of('tool', 'inner_crash', crashed('TypeError', "Cannot read properties of undefined (reading 'y')"));

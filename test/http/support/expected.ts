@@ -57,14 +57,15 @@ const STATUS_CODES: Readonly<Record<CaseName, string>> = {
 const DELAYS = { limited: 7000, unavailable: 30_000 } as const satisfies Partial<Record<CaseName, number>>;
 
 /** The failure object of a case: the service's code where it gave one, else the status's; 429 and 5xx retryable. */
-function failureOf(which: CaseName, serviceCode: string | undefined, delays: Partial<Record<CaseName, number>> = DELAYS): ExpectedFailure {
+export function failureOf(which: CaseName, serviceCode: string | undefined, delays: Partial<Record<CaseName, number>> = DELAYS): ExpectedFailure {
   const delayMs = delays[which];
   const code = serviceCode ?? STATUS_CODES[which];
   const retryable = ['limited', 'unavailable', 'broken', 'slow', 'refused'].includes(which);
   return retryable && delayMs !== undefined ? { code, retryable, retryAfterMs: delayMs } : { code, retryable };
 }
 
-const HTTP_STATUS: Readonly<Record<Exclude<CaseName, 'slow' | 'refused'>, string>> = {
+/** The status line each case's answer carries (the fake's; some services answer a case with another, see `expected`). */
+export const HTTP_STATUS: Readonly<Record<Exclude<CaseName, 'slow' | 'refused'>, string>> = {
   declined: '402 Payment Required',
   unauthorized: '401 Unauthorized',
   forbidden: '403 Forbidden',
@@ -126,7 +127,8 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
   }
 }
 
-function sentence(which: CaseName, message: string | undefined): string | undefined {
+/** The sentence the text ends with: the policy's words for 401, 403 and 500, with the service's `message` where shown. */
+export function sentence(which: CaseName, message: string | undefined): string | undefined {
   if (which === 'unauthorized') return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
   if (which === 'forbidden') return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
   if (which === 'broken') return 'The service failed to answer';
@@ -134,7 +136,7 @@ function sentence(which: CaseName, message: string | undefined): string | undefi
 }
 
 /** The text with the policy's retry note, when the failure object has a delay: after a sentence stop. */
-function withRetry(text: string, failure: ExpectedFailure): string {
+export function withRetry(text: string, failure: ExpectedFailure): string {
   if (failure.retryAfterMs === undefined) return text;
   return `${text}${/[.!?]$/.test(text) ? '' : '.'} Retry after ${failure.retryAfterMs / 1000} s.`;
 }
