@@ -72,11 +72,14 @@ async function callThroughUndici(handler: RequestListener, client: Client, agent
   server.registerTool(TOOL, {}, async () => ({ content: [{ type: 'text' as const, text: await read[client](url, dispatcher) }] }));
   session = await connect(server);
   const result = await session.client.callTool({ name: TOOL, arguments: {} });
-  return { result, records, outcomes, url, port: upstream.port };
+  return { result, records, outcomes, url };
 }
 
-/** Neither the URL, its host and port, nor the key is in the client's answer or in any record. */
-function expectNoUrl(answer: unknown, records: readonly LogRecord[], url: string, port: number): void {
+/**
+ * Neither the URL, its host and path, nor the key is in the client's answer or in any record. (The port alone is not
+ * looked for: a random number can stand in a stack frame's line number; wherever a URL leaks, its host does too.)
+ */
+function expectNoUrl(answer: unknown, records: readonly LogRecord[], url: string): void {
   for (const [what, text] of [
     ['client answer', JSON.stringify(answer)],
     ['log records', JSON.stringify(records)],
@@ -87,7 +90,6 @@ function expectNoUrl(answer: unknown, records: readonly LogRecord[], url: string
     expect(plain, what).not.toContain('/v1/rows');
     expect(plain, what).not.toContain(SECRET_KEY);
     expect(plain, what).not.toContain('AIzaSy');
-    expect(plain, what).not.toMatch(new RegExp(`\\b${port}\\b`));
   }
 }
 
@@ -107,66 +109,25 @@ function thrown(client: Client, fetchMessage: string, name: string, message: str
     : { message: `tool "${TOOL}" failed (rule ${rule}): ${matchedLine}`, errorName: name, errorMessage: message, stack: expect.stringMatching(/^ {4}at .*undici/) };
 }
 
+/** The three failures: the server, the Agent's options, and what the client and the record must say. */
+const CASES = [
+  { title: 'UND_ERR_HEADERS_TIMEOUT (a server that never answers, headersTimeout): a timeout, fixed text', handler: silent, agentOptions: { headersTimeout: 50 },
+    text: 'The operation timed out', code: 'timeout', rule: 'timeout', status: 504, fetchMessage: 'fetch failed', name: 'HeadersTimeoutError', message: 'Headers Timeout Error' },
+  { title: 'UND_ERR_BODY_TIMEOUT (headers, then a stalled body, bodyTimeout): a timeout, fixed text', handler: stallsAfterHeaders, agentOptions: { bodyTimeout: 50 },
+    text: 'The operation timed out', code: 'timeout', rule: 'timeout', status: 504, fetchMessage: 'terminated', name: 'BodyTimeoutError', message: 'Body Timeout Error' },
+  { title: 'UND_ERR_SOCKET (the server closes the socket mid-response): a network failure naming the code, never the URL', handler: closesMidResponse, agentOptions: {},
+    text: 'Network error: connection closed by the other side (UND_ERR_SOCKET)', code: 'network', rule: 'network', status: 502, fetchMessage: 'terminated', name: 'SocketError', message: 'other side closed' },
+] as const;
+
 describe.each(['fetch', 'request'] as const)('undici %s, its errors thrown out of a tool', (client) => {
-  it('UND_ERR_HEADERS_TIMEOUT (a server that never answers, headersTimeout): a timeout, fixed text', async () => {
-    const { result, records, outcomes, url, port } = await callThroughUndici(silent, client, { headersTimeout: 50 });
-    expect(result).toEqual(toolFailure(`Error executing tool ${TOOL}: The operation timed out`, failureObject('timeout', true)));
+  it.each(CASES.map((c) => [c.title, c] as const))('%s', async (_title, { handler, agentOptions, text, code, rule, status, fetchMessage, name, message }) => {
+    const { result, records, outcomes, url } = await callThroughUndici(handler, client, agentOptions);
+    expect(result).toEqual(toolFailure(`Error executing tool ${TOOL}: ${text}`, failureObject(code, true)));
     const correlationId = expectCorrelated(result, records[0]);
     expect(records).toEqual([
-      {
-        level: 'warn',
-        kind: 'anticipated',
-        handler: 'tool',
-        name: TOOL,
-        rule: 'timeout',
-        status: 504,
-        correlationId,
-        ...thrown(client, 'fetch failed', 'HeadersTimeoutError', 'Headers Timeout Error', 'timeout'),
-      },
+      { level: 'warn', kind: 'anticipated', handler: 'tool', name: TOOL, rule, status, correlationId, ...thrown(client, fetchMessage, name, message, rule) },
     ]);
-    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: TOOL, status: 504, classification: 'anticipated' }]);
-    expectNoUrl(result, records, url, port);
-  });
-
-  it('UND_ERR_BODY_TIMEOUT (headers, then a stalled body, bodyTimeout): a timeout, fixed text', async () => {
-    const { result, records, outcomes, url, port } = await callThroughUndici(stallsAfterHeaders, client, { bodyTimeout: 50 });
-    expect(result).toEqual(toolFailure(`Error executing tool ${TOOL}: The operation timed out`, failureObject('timeout', true)));
-    const correlationId = expectCorrelated(result, records[0]);
-    expect(records).toEqual([
-      {
-        level: 'warn',
-        kind: 'anticipated',
-        handler: 'tool',
-        name: TOOL,
-        rule: 'timeout',
-        status: 504,
-        correlationId,
-        ...thrown(client, 'terminated', 'BodyTimeoutError', 'Body Timeout Error', 'timeout'),
-      },
-    ]);
-    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: TOOL, status: 504, classification: 'anticipated' }]);
-    expectNoUrl(result, records, url, port);
-  });
-
-  it('UND_ERR_SOCKET (the server closes the socket mid-response): a network failure naming the code, never the URL', async () => {
-    const { result, records, outcomes, url, port } = await callThroughUndici(closesMidResponse, client, {});
-    expect(result).toEqual(
-      toolFailure(`Error executing tool ${TOOL}: Network error: connection closed by the other side (UND_ERR_SOCKET)`, failureObject('network', true)),
-    );
-    const correlationId = expectCorrelated(result, records[0]);
-    expect(records).toEqual([
-      {
-        level: 'warn',
-        kind: 'anticipated',
-        handler: 'tool',
-        name: TOOL,
-        rule: 'network',
-        status: 502,
-        correlationId,
-        ...thrown(client, 'terminated', 'SocketError', 'other side closed', 'network'),
-      },
-    ]);
-    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: TOOL, status: 502, classification: 'anticipated' }]);
-    expectNoUrl(result, records, url, port);
+    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: TOOL, status, classification: 'anticipated' }]);
+    expectNoUrl(result, records, url);
   });
 });
