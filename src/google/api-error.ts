@@ -28,6 +28,7 @@ import {
   responseRetryAfterMsOf,
 } from '../kit/http.js';
 import type { FailedRequest } from '../rules/rule.js';
+import { serverTextLine } from '../text.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { googleRule, isGaxiosError } from './gaxios.js';
 import { googleHttpFace, isHttp2ResponseError } from './http2.js';
@@ -83,7 +84,7 @@ export function apiErrorText(error: unknown, reason?: string): string {
   const { method, url, status } = googleFailedRequestOf(error) ?? {};
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
-  const message = api?.message ?? oauth?.description ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
+  const message = serverTextLine(api?.message) ?? oauth?.description ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
   const head = [status, api?.status ?? oauth?.error, reason].filter((part) => part !== undefined).join(' ');
   return `${message} (${head === '' ? '' : `${head} `}from ${url === undefined ? 'a Google API' : `Google API ${method} ${url}`})`;
 }

@@ -1,7 +1,7 @@
 /**
  * Readers of the two error bodies Google sends: the AIP-193 API error (`{ error: { code, message, status, errors[],
  * details[] } }`) and the OAuth 2.0 token error (`{ error: 'invalid_grant', error_description }`). Their texts are
- * written by Google's servers and never echo credentials; they are still bounded to one line here. Nothing is
+ * written by Google's servers and never echo credentials; they are still bounded to one line where they are shown. Nothing is
  * remembered between calls: each rule that asks reads the body again (a few hundred nanoseconds, after a failure).
  */
 import { responseBodyOf } from '../kit/http.js';
@@ -16,7 +16,10 @@ const MAX_ENTRIES = 16;
 export interface GoogleApiErrorBody {
   /** `error.status`: the canonical code (`PERMISSION_DENIED`, `NOT_FOUND`, `RESOURCE_EXHAUSTED`...). */
   readonly status: string | undefined;
-  /** `error.message` (else the first `errors[].message`), on one line and bounded. */
+  /**
+   * `error.message` (else the first `errors[].message`) as Google wrote it: what shows it (apiErrorText) makes it one
+   * line and bounds it, so that a rule that only asks for the status or the reasons does not pay for that.
+   */
   readonly message: string | undefined;
   /**
    * The reasons: `details[]` ErrorInfo reasons (`ACCESS_TOKEN_SCOPE_INSUFFICIENT`, `RATE_LIMIT_EXCEEDED`) first, then
@@ -80,7 +83,7 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
   const legacyMessage = legacy.map((entry) => readString(entry, 'message')).find((message) => message !== undefined);
   return {
     status: identifier(readString(error, 'status')),
-    message: serverTextLine(readString(error, 'message')) ?? serverTextLine(legacyMessage),
+    message: readString(error, 'message') ?? legacyMessage,
     reasons: [...detailsOfType(details, 'ErrorInfo'), ...legacy]
       .map((entry) => identifier(readString(entry, 'reason')))
       .filter((reason) => reason !== undefined),

@@ -6,6 +6,7 @@
 import { apiErrorText, googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 import { apiErrorOf, reasonIn } from './body.js';
 import { googleRule } from './gaxios.js';
+import { serverTextLine } from '../text.js';
 
 /** Reasons that mean "the access token lacks a scope". */
 const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientPermissions']);
@@ -23,7 +24,7 @@ export const googleInsufficientScopesRule = googleRule({
   predicate: (error) => {
     if (googleApiErrorStatus(error) !== 403) return false;
     const api = apiErrorOf(error);
-    return reasonIn(api, SCOPE_REASONS) !== undefined || api?.message === 'Request had insufficient authentication scopes.';
+    return reasonIn(api, SCOPE_REASONS) !== undefined || serverTextLine(api?.message) === 'Request had insufficient authentication scopes.';
   },
   message: (error) => apiErrorText(error, reasonIn(apiErrorOf(error), SCOPE_REASONS)),
   status: 401,

@@ -82,6 +82,9 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expect(message).not.toContain(SECRETS.apiKey);
   });
 
+  itAnswers("403 whose message spans lines: Google's message on one line, its control characters gone", () => request('/v1/forbidden-multiline'),
+    () => apiError('google-api-error', 403, `The caller does not have permission [31m (403 PERMISSION_DENIED from Google API GET ${api('/v1/forbidden-multiline')})`, PERMISSION_DENIED));
+
   it("403 read with responseType 'text': the JSON string body is parsed", async () => {
     const error = await request(`/v1/forbidden?key=${SECRETS.apiKey}`, { responseType: 'text' });
     expect(typeof (error as { response?: { data?: unknown } }).response?.data).toBe('string');

@@ -101,6 +101,8 @@ const SHEETS_READ_QUOTA = { service: 'sheets.googleapis.com', quota_metric: 'she
 /** The API error answers, by path. */
 const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
   '/v1/forbidden': apiError(403, 'PERMISSION_DENIED', GOOGLE_MESSAGES.permissionDenied, { reason: 'forbidden' }),
+  // a message spread over lines, with tabs and a terminal escape: shown on one line
+  '/v1/forbidden-multiline': apiError(403, 'PERMISSION_DENIED', '  The caller\n\tdoes not have\r\npermission \u001b[31m ', { reason: 'forbidden' }),
   '/v1/missing': apiError(404, 'NOT_FOUND', GOOGLE_MESSAGES.notFound, { reason: 'notFound' }),
   '/v1/invalid': apiError(400, 'INVALID_ARGUMENT', GOOGLE_MESSAGES.invalidArgument, {
     reason: 'badRequest',
