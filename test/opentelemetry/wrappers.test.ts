@@ -231,6 +231,51 @@ describe('options', () => {
     expect(() => createErrorPolicy({ telemetry: 'otel' as never })).toThrow(/^Expected `telemetry`/);
   });
 
+  it('a telemetry that cannot tell its active call (no current(), one that finds none, frozen handles) still gets one call per request', async () => {
+    const recorder = (frozen: boolean, withCurrent: boolean) => {
+      const started: string[] = [];
+      const ended: (string | undefined)[] = [];
+      const telemetry: PolicyTelemetry = {
+        start: (call) => {
+          started.push(`${call.method} ${call.target ?? ''}`);
+          const handle = { run: <T>(fn: () => T): T => fn(), end: (result: { errorType?: string }) => void ended.push(result.errorType) };
+          return frozen ? Object.freeze(handle) : handle;
+        },
+        ...(withCurrent ? { current: () => undefined } : {}),
+      };
+      return { telemetry, started, ended };
+    };
+    for (const [frozen, withCurrent] of [[false, false], [false, true], [true, true], [true, false]] as const) {
+      const { telemetry, started, ended } = recorder(frozen, withCurrent);
+      const policy = createErrorPolicy({ ...quiet, telemetry });
+      const server = applyErrorPolicy(new McpServer({ name: 's', version: '1.0.0' }), policy);
+      // a hand-wrapped tool inside the server's own wrapper: two wrappers of one call
+      server.registerTool('refuse', {}, withClientVisibleErrors(() => {
+        throw new ToolError('No such sheet');
+      }, { name: 'refuse', policy }));
+      server.registerTool('fine', {}, withClientVisibleErrors(() => ok('fine'), { policy }));
+      const { client, close } = await connect(server);
+      expect(textOf(await client.callTool({ name: 'refuse', arguments: {} }))).toBe('Error executing tool refuse: No such sheet');
+      expect(textOf(await client.callTool({ name: 'fine', arguments: {} }))).toBe('fine');
+      await close();
+      expect([started, ended]).toEqual([
+        ['tools/call refuse', 'tools/call fine'],
+        ['tool_error', undefined],
+      ]);
+    }
+    // openTelemetry() with a meter provider and no tracer provider: no span context for current() to find
+    const metricsOnly = newTelemetry();
+    const policy = createErrorPolicy({ ...quiet, telemetry: openTelemetry({ meterProvider: metricsOnly.meterProvider }) });
+    const server = applyErrorPolicy(new McpServer({ name: 's', version: '1.0.0' }), policy);
+    server.registerTool('fine', {}, withClientVisibleErrors(() => ok('fine'), { policy }));
+    const { client, close } = await connect(server);
+    await client.callTool({ name: 'fine', arguments: {} });
+    await client.callTool({ name: 'fine', arguments: {} });
+    await close();
+    expect(metricsOnly.spans()).toEqual([]);
+    expect((await metricsOnly.durations()).map((p) => p.count)).toEqual([2]);
+  });
+
   it('a telemetry that throws changes nothing in the answer', async () => {
     const throwing: PolicyTelemetry = {
       start: () => ({
