@@ -1,8 +1,9 @@
 /**
  * Readers of the two error bodies Google sends: the AIP-193 API error (`{ error: { code, message, status, errors[],
  * details[] } }`) and the OAuth 2.0 token error (`{ error: 'invalid_grant', error_description }`). Their texts are
- * written by Google's servers and never echo credentials; they are still bounded to one line where they are shown. Nothing is
- * remembered between calls: each rule that asks reads the body again (a few hundred nanoseconds, after a failure).
+ * written by Google's servers and never echo credentials; they are still made one bounded line where they are shown.
+ * Nothing is remembered between calls: each rule that asks reads the body again (a few hundred nanoseconds, after a
+ * failure).
  */
 import { responseBodyOf } from '../kit/http.js';
 import { isObjectLike, readNumber, readProp, readString } from '../kit/read.js';

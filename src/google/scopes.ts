@@ -3,10 +3,10 @@
  * `insufficientPermissions` (legacy). Signing in again with the missing scopes fixes it, so the rule asks the policy to
  * append its re-authorization text.
  */
+import { serverTextLine } from '../text.js';
 import { apiErrorText, googleApiErrorStatus, googleFailedRequestOf } from './api-error.js';
 import { apiErrorOf, reasonIn } from './body.js';
 import { googleRule } from './gaxios.js';
-import { serverTextLine } from '../text.js';
 
 /** Reasons that mean "the access token lacks a scope". */
 const SCOPE_REASONS = new Set(['ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'insufficientPermissions']);
