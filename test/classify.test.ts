@@ -342,6 +342,6 @@ describe('the failure object types', () => {
     expectTypeOf<Pick<DeliberateErrorOptions, 'code' | 'retryable' | 'retryAfterMs'>>().toEqualTypeOf<{ readonly code?: string; readonly retryable?: boolean; readonly retryAfterMs?: number }>();
     expectTypeOf<AnticipatedClassification['failure']>().toEqualTypeOf<FailureInfo>();
     expectTypeOf<CrashClassification['failure']>().toEqualTypeOf<FailureInfo>();
-    expectTypeOf(toToolResult(new Error('x'))._meta).toEqualTypeOf<Record<string, unknown> | undefined>();
+    expectTypeOf<ReturnType<typeof toToolResult>['_meta']>().toEqualTypeOf<Record<string, unknown> | undefined>();
   });
 });

@@ -18,7 +18,7 @@ import {
 } from '../../src/index.js';
 import { expectAppliedWithoutNotifications } from '../support/apply.js';
 import { expectCorrelated, failureObject } from '../support/failure.js';
-import { capture, connect, FAILURE_KEY, failureObjectOf, newServer, referenceIn, rpcError, textOf, withoutDurations } from '../support/session.js';
+import { capture, connect, correlationIdOf, FAILURE_KEY, failureObjectOf, newServer, referenceIn, rpcError, textOf, withoutDurations, withStderr } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e: /srv/secret/path';
 
@@ -419,6 +419,9 @@ describe('argument validation', () => {
     applyErrorPolicy(server);
     expect(() => applyErrorPolicy(server, defaultPolicy)).not.toThrow();
     const { client } = await connect(server);
-    expect(textOf(await client.callTool({ name: 't', arguments: {} }))).toBe('Error executing tool t: Sheet name must not be empty');
+    const { value: result, written } = await withStderr(() => client.callTool({ name: 't', arguments: {} }));
+    expect(textOf(result)).toBe('Error executing tool t: Sheet name must not be empty');
+    // the default policy's logger: one line on stderr
+    expect(written).toEqual([`[mcp-error-policy] INFO tool "t" failed: ToolError "Sheet name must not be empty" (correlation ${correlationIdOf(result)})\n`]);
   });
 });

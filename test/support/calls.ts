@@ -2,12 +2,27 @@
  * What tests observe of a call, whatever the SDK: the log records and outcomes a policy writes, the text of a tool result,
  * the JSON-RPC error a request rejects with, reference ids. Imports no SDK (see link.ts).
  */
+import { vi } from 'vitest';
 import { createErrorPolicy, type ErrorPolicyOptions, type LogRecord, type Outcome } from '../../src/index.js';
 
 /** A logger that keeps every record. */
 export function captureLogs(): { records: LogRecord[]; logger: (record: LogRecord) => void } {
   const records: LogRecord[] = [];
   return { records, logger: (record) => records.push(record) };
+}
+
+/** Runs `fn` with `process.stderr.write` captured (the default logger's channel): its value and every chunk written. */
+export async function withStderr<T>(fn: () => Promise<T>): Promise<{ value: T; written: string[] }> {
+  const written: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    written.push(String(chunk));
+    return true;
+  });
+  try {
+    return { value: await fn(), written };
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 /** Captured log records and outcomes, with the policy that writes them. */

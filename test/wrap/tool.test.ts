@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { coreRules, createErrorPolicy, ToolError, toToolResult, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
 import type { ToolErrorResult } from '../../src/wrap/tool.js';
 import { expectCorrelated, failureObject, toolFailure } from '../support/failure.js';
-import { captureLogs, connect, DRAFT_TOOL_FAILURE_KEY, FAILURE_KEY, newServer, REFERENCE, textOf, type Session } from '../support/session.js';
+import { captureLogs, connect, correlationIdOf, DRAFT_TOOL_FAILURE_KEY, FAILURE_KEY, newServer, REFERENCE, textOf, withStderr, type Session } from '../support/session.js';
 
 const CANARY = 'CANARY-7f3e-internal-detail';
 
@@ -211,7 +211,11 @@ describe('withClientVisibleErrors through a real client', () => {
       throw new ToolError('No spreadsheet open');
     }));
     session = await connect(server);
-    expect(textOf(await session.client.callTool({ name: 'named', arguments: {} }))).toBe('Error executing tool listSheets: No spreadsheet open');
+    const { client } = session;
+    const { value: result, written } = await withStderr(() => client.callTool({ name: 'named', arguments: {} }));
+    expect(textOf(result)).toBe('Error executing tool listSheets: No spreadsheet open');
+    // the default policy's logger: one line on stderr
+    expect(written).toEqual([`[mcp-error-policy] INFO tool "listSheets" failed: ToolError "No spreadsheet open" (correlation ${correlationIdOf(result)})\n`]);
   });
 });
 
