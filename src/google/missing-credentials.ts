@@ -52,6 +52,11 @@ const GOOGLE_AUTH_FRAME = /google-auth-library[^/\\\s]*[/\\]build[/\\]src[/\\]au
 /** The key file formats google-auth-library reads (`keyFile` / `keyFilename`). */
 const KEY_FILE = /\.(?:json|p12|pem)$/i;
 
+/** GAL 9's text for a credential file path that is not a file: `The file at <path> does not exist, or it is not a file.` */
+function isFileNotFound(text: string): boolean {
+  return text.startsWith(FILE_AT) && text.includes(NOT_A_FILE);
+}
+
 function startsWithAny(text: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => text.startsWith(prefix));
 }
@@ -65,7 +70,7 @@ function collapseWhitespace(text: string): string {
 function fileProblem(error: unknown, rest: string): string {
   const code = readString(error, 'code');
   const codeNote = code !== undefined && /^E[A-Z]{2,15}$/.test(code) ? ` (${code})` : '';
-  if (rest.startsWith(FILE_AT) && rest.includes(NOT_A_FILE)) return `the file does not exist or is not a file${codeNote}.`;
+  if (isFileNotFound(rest)) return `the file does not exist or is not a file${codeNote}.`;
   if (readString(error, 'name') === 'SyntaxError') return 'the file is not valid JSON.';
   if (startsWithAny(rest, CONTENT_PREFIXES)) return collapseWhitespace(rest);
   return `the file could not be used${codeNote}.`;
@@ -99,7 +104,7 @@ function missingCredentialsText(error: unknown): string | undefined {
   }
   if (name !== 'Error' && name !== 'SyntaxError') return undefined;
   if (message.startsWith(GAC_PREFIX)) return GAC_PREFIX + fileProblem(error, message.slice(GAC_PREFIX.length));
-  if (message.startsWith(FILE_AT) && message.includes(NOT_A_FILE)) return GAL9_FILE_PREFIX + fileProblem(error, message);
+  if (isFileNotFound(message)) return GAL9_FILE_PREFIX + fileProblem(error, message);
   return startsWithAny(message, SHOWN_PREFIXES) ? collapseWhitespace(message) : undefined;
 }
 

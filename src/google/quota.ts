@@ -36,7 +36,8 @@ export const googleQuotaRule = googleRule({
   name: 'google-quota',
   predicate: (error) => {
     const status = googleApiErrorStatus(error);
-    if (status === undefined || status === 429) return status === 429;
+    if (status === undefined) return false;
+    if (status === 429) return true;
     const api = apiErrorOf(error);
     return api?.status === 'RESOURCE_EXHAUSTED' || reasonIn(api, QUOTA_REASONS) !== undefined;
   },

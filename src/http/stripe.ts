@@ -11,9 +11,8 @@
  * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
  */
 import { isHttpStatus } from '../kit/http.js';
-import { isNetworkCode, stringCode } from '../kit/codes.js';
+import { isNetworkCode, networkText, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import { networkText } from '../kit/codes.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
 
