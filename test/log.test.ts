@@ -2,9 +2,9 @@ import { Console } from 'node:console';
 import { PassThrough, Writable } from 'node:stream';
 import pino from 'pino';
 import winston from 'winston';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createErrorPolicy, ToolError, withClientVisibleErrors, type LogRecord } from '../src/index.js';
-import { failureObjectOf, REFERENCE } from './support/calls.js';
+import { failureObjectOf, REFERENCE, withStderr } from './support/calls.js';
 import { expectCorrelated, failureObject, toolFailure } from './support/failure.js';
 
 function sink(): { stream: PassThrough; text: () => string } {
@@ -149,17 +149,7 @@ function expectStack(level: string, rest: readonly string[]): void {
 
 describe('the text line names the correlation id', () => {
   it('the default stderr logger ends the first line of every failure but a crash with (correlation <id>), the id the client got', async () => {
-    const written: string[] = [];
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      written.push(String(chunk));
-      return true;
-    });
-    let ids: Answered;
-    try {
-      ids = await failFourWays();
-    } finally {
-      stderr.mockRestore();
-    }
+    const { value: ids, written } = await withStderr(() => failFourWays());
     expect(written).toHaveLength(4);
     const levels = ['INFO', 'WARN', 'INFO', 'ERROR'];
     expect(written.map((text) => text.split('\n')[0])).toEqual(firstLines(ids).map((line, i) => `[mcp-error-policy] ${levels[i]!} ${line}`));

@@ -1,7 +1,7 @@
 /** The wrappers' options: unknown names throw, like createErrorPolicy's; the global console never writes to stdout. */
 import { describe, expect, it, vi } from 'vitest';
 import { createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors } from '../../src/index.js';
-import { correlationIdOf } from '../support/calls.js';
+import { correlationIdOf, withStderr } from '../support/calls.js';
 
 describe('wrapper options', () => {
   it.each([
@@ -17,16 +17,13 @@ describe('wrapper options', () => {
 describe('logger: console', () => {
   it('writes every record, info included, to stderr and nothing to stdout (stdout is the stdio transport)', async () => {
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const policy = createErrorPolicy({ logger: console });
-      const result = await withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'get_sheet', policy })();
-      const correlationId = correlationIdOf(result);
+      const { value: result, written } = await withStderr(() => withClientVisibleErrors(() => { throw new ToolError('Sheet name must not be empty'); }, { name: 'get_sheet', policy })());
       expect(stdout).not.toHaveBeenCalled();
-      expect(stderr.mock.calls).toEqual([[`[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty" (correlation ${correlationId})\n`]]);
+      expect(written).toEqual([`[mcp-error-policy] INFO tool "get_sheet" failed: ToolError "Sheet name must not be empty" (correlation ${correlationIdOf(result)})\n`]);
     } finally {
       stdout.mockRestore();
-      stderr.mockRestore();
     }
   });
 });
