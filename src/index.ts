@@ -25,7 +25,7 @@ export { withClientVisibleResourceErrors } from './wrap/resource.js';
 export { withClientVisiblePromptErrors } from './wrap/prompt.js';
 export type { WrapOptions } from './wrap/options.js';
 export { applyErrorPolicy } from './server.js';
-export type { McpServerLike } from './server.js';
+export type { LowLevelServerLike, McpServerLike } from './server.js';
 export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';

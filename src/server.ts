@@ -1,43 +1,18 @@
 /**
- * applyErrorPolicy: one line that puts a whole `McpServer` (SDK v1 or v2) under a policy. It wraps the callbacks the
- * server holds now and every callback it is given later, binds callbacks wrapped by hand to the server's policy and
- * registered name (unless they were given their own), and (with an access log) sees the calls the SDK rejects before
- * any callback runs. Every access to SDK internals goes through the adapter in ./sdk.ts.
+ * applyErrorPolicy: one line that puts a whole server under a policy, whatever its shape. Each shape (McpServer of
+ * SDK v1 and v2, the low-level `Server`) is one adapter under src/adapters/, behind one interface; this module checks
+ * the arguments, keeps one policy per server and hands the server to the adapter that takes it.
  */
-import { classifyError, type Classification } from './classify.js';
-import type { HandlerKind } from './log.js';
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
-import { isObjectLike, isRecord, readProp, readString } from './kit/read.js';
-import { now, reportOutcome } from './report.js';
-import {
-  CALLBACK_REQUESTS,
-  REGISTRATION_METHODS,
-  callbackSlotOf,
-  clientTakesUrlElicitation,
-  isDisabled,
-  listRegistrations,
-  looksLikeMcpServer,
-  registriesOf,
-  rememberGiven,
-  renameIn,
-  requestHandlersOf,
-  sdkFound,
-  templateMatches,
-  type Entry,
-  type Registries,
-} from './sdk.js';
-import { CRASH, statusOfRejection, statusOfResult } from './status.js';
-import { traceRequest } from './telemetry.js';
-import { signInAnswer } from './wrap/sign-in.js';
-import { callState, observe } from './wrap/calls.js';
-import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
-import { withClientVisiblePromptErrors } from './wrap/prompt.js';
-import { withClientVisibleResourceErrors } from './wrap/resource.js';
-import { withClientVisibleErrors } from './wrap/tool.js';
+import { isObjectLike, readProp } from './kit/read.js';
+import type { ServerAdapter } from './adapters/adapter.js';
+import { lowLevelAdapter } from './adapters/low-level.js';
+import { mcpServerAdapter } from './adapters/mcp-server.js';
 
 /**
- * What `applyErrorPolicy` needs to see of a server: the public surface that `McpServer` of `@modelcontextprotocol/sdk`
- * 1.x and of `@modelcontextprotocol/server` 2.x share. Both classes fit it as they are, without a cast.
+ * What `applyErrorPolicy` needs to see of an `McpServer`: the public surface that `McpServer` of
+ * `@modelcontextprotocol/sdk` 1.x and of `@modelcontextprotocol/server` 2.x share. Both classes fit it as they are,
+ * without a cast.
  */
 export interface McpServerLike {
   /** The low-level protocol server. */
@@ -47,248 +22,32 @@ export interface McpServerLike {
   registerPrompt(...args: never[]): unknown;
 }
 
-type Fn = (this: unknown, ...args: unknown[]) => unknown;
+/**
+ * What `applyErrorPolicy` needs to see of a low-level `Server` (`@modelcontextprotocol/sdk/server/index.js` 1.x,
+ * `Server` of `@modelcontextprotocol/server` 2.x): request handlers set by method. Both classes fit it as they are.
+ */
+export interface LowLevelServerLike {
+  setRequestHandler(...args: never[]): unknown;
+  connect(...args: never[]): unknown;
+}
+
+/** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
+const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter];
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
 
-/** Marks what this module patched: a registration's `update`, a low-level request handler, the handler map's `set`. */
-const PATCHED = Symbol('mcp-error-policy.patched');
-
-interface Context {
-  readonly policy: ErrorPolicy;
-  /** Whether the access log is on: wrappers then claim their calls, and calls the SDK rejects are counted here. */
-  readonly traced: boolean;
-  /** Whether the policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
-  readonly elicits: boolean;
-  readonly registries: Registries;
-  readonly server: object;
-}
-
+/** What a value that no adapter takes is, and what to do with it. */
 function kindOfValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (isObjectLike(value)) {
-    if (typeof readProp(value, 'setRequestHandler') === 'function' && typeof readProp(value, 'registerTool') !== 'function') {
-      return 'a low-level Server (pass the McpServer itself, not its `server` property)';
-    }
-    return typeof value === 'function' ? 'a function' : 'an object of another shape';
+  if (!isObjectLike(value)) return typeof value;
+  if (typeof value === 'function') return 'a function';
+  const inner = readProp(value, 'server');
+  if (isObjectLike(inner) && ADAPTERS.some((adapter) => adapter.accepts(inner))) {
+    return 'an object whose `server` property is a server (a framework\'s wrapper?): pass that property, `applyErrorPolicy(x.server)`, or see docs/frameworks.md';
   }
-  return typeof value;
-}
-
-/** The error for a server whose internals the adapter does not recognise: nothing is left silently unwrapped. */
-function unknownLayout(server: object, what: string): Error {
-  return new Error(
-    `applyErrorPolicy: this McpServer's internals are not a layout mcp-error-policy knows (found ${sdkFound(server)}: ${what}). ` +
-      'Supported: @modelcontextprotocol/sdk 1.23 and later 1.x, @modelcontextprotocol/server 2.x. ' +
-      'Wrap handlers with withClientVisibleErrors meanwhile, and report the version.',
-  );
-}
-
-function bindingFor(ctx: Context, name: string | undefined, governs = false): Binding {
-  return { policy: ctx.policy, name: name === '' ? undefined : name, claims: ctx.traced, governs };
-}
-
-function wrap(fn: Fn, kind: HandlerKind): Fn {
-  if (kind === 'tool') return withClientVisibleErrors(fn);
-  if (kind === 'resource') return withClientVisibleResourceErrors(fn);
-  return withClientVisiblePromptErrors(fn);
-}
-
-/**
- * `fn` under the server's policy and `binding`: a wrapper of this package is bound (its own `policy` and `name`
- * options still win); a plain function is wrapped and bound; a wrapper of another copy of the package is kept.
- */
-function own(fn: Fn, kind: HandlerKind, binding: Binding): Fn {
-  const bound = bindGuard(fn, binding);
-  if (bound !== undefined) return bound;
-  if (isWrapped(fn)) return fn;
-  return bindGuard(wrap(fn, kind), binding) ?? fn;
-}
-
-/** Puts a registration's callback under the policy, in the slot the SDK calls. */
-function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | undefined): void {
-  const slot = callbackSlotOf(entry, kind);
-  if (slot === undefined) return; // a task tool: left to the SDK
-  if (typeof slot === 'string') throw unknownLayout(ctx.server, slot);
-  const binding = bindingFor(ctx, name);
-  if (slot.given !== undefined) {
-    // the SDK calls the given callback through a function of its own: bind the callback in place if it is ours
-    const bound = bindGuard(slot.given, binding);
-    if (bound === slot.given || (bound === undefined && isWrapped(slot.given))) return;
-  }
-  slot.set(own(slot.fn, kind, slot.hidesCallback ? bindingFor(ctx, name, true) : binding));
-}
-
-/**
- * Patches `update` of a registration so that a new `callback` is put under the policy and a new `name` names its
- * failures. The SDK's own `update` still runs (and sends its list_changed notification, as it always does).
- */
-function patchUpdate(ctx: Context, entry: Entry, kind: HandlerKind, registeredName: string | undefined): void {
-  const update = entry['update'];
-  if (typeof update !== 'function' || readProp(update, PATCHED) !== undefined) return;
-  let name = registeredName;
-  const patched = function (this: unknown, updates: unknown): unknown {
-    let next = updates;
-    const rename = renameIn(updates, kind);
-    const nextName = rename ?? name;
-    if (isRecord(updates)) {
-      const callback = readProp(updates, 'callback');
-      if (typeof callback === 'function') {
-        next = { ...updates, callback: own(callback as Fn, kind, bindingFor(ctx, nextName)) };
-      } else if (rename !== undefined && rename !== name) {
-        // a callback the SDK keeps in a closure follows the new name only if the SDK is given it again
-        const slot = callbackSlotOf(entry, kind);
-        const given = typeof slot === 'object' ? slot.given : undefined;
-        const renamed = given === undefined ? undefined : bindGuard(given, bindingFor(ctx, nextName));
-        if (renamed !== undefined && renamed !== given) next = { ...updates, callback: renamed };
-      }
-    }
-    const result = (update as Fn).call(this, next);
-    name = nextName;
-    const given = readProp(next, 'callback');
-    if (typeof given === 'function') rememberGiven(entry, given as Fn);
-    cover(ctx, entry, kind, name);
-    return result;
-  };
-  Object.defineProperty(patched, PATCHED, { value: update });
-  entry['update'] = patched;
-}
-
-function adopt(ctx: Context, entry: unknown, kind: HandlerKind, name: string | undefined): void {
-  if (!isObjectLike(entry)) return;
-  patchUpdate(ctx, entry as Entry, kind, name);
-  cover(ctx, entry as Entry, kind, name);
-}
-
-/** Patches a registration method of the instance so that its callback (the last argument) is put under the policy. */
-function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
-  const { server } = ctx;
-  const original = readProp(server, method);
-  if (typeof original !== 'function') return; // SDK v2 has no tool/resource/prompt
-  const patched = function (this: unknown, ...args: unknown[]): unknown {
-    const name = kind !== 'resource' && typeof args[0] === 'string' ? args[0] : undefined;
-    const last = args.length - 1;
-    let given: Fn | undefined;
-    if (last >= 1 && typeof args[last] === 'function') {
-      given = own(args[last] as Fn, kind, bindingFor(ctx, name));
-      args[last] = given;
-    }
-    const registered = (original as Fn).apply(this, args);
-    if (isObjectLike(registered)) {
-      if (given !== undefined) rememberGiven(registered as Entry, given);
-      adopt(ctx, registered, kind, name);
-    }
-    return registered;
-  };
-  Object.defineProperty(patched, 'name', { value: (original as Fn).name, configurable: true });
-  Object.defineProperty(server, method, { value: patched, configurable: true, writable: true, enumerable: false });
-}
-
-/** How the SDK's registries see a requested name or URI. */
-type Lookup = 'found' | 'not-found' | 'invalid';
-
-function lookup(registries: Registries, kind: HandlerKind, name: string | undefined): Lookup {
-  let registry = kind === 'tool' ? registries.tools : registries.prompts;
-  let key = name;
-  if (kind === 'resource') {
-    if (name === undefined) return 'invalid';
-    try {
-      key = new URL(name).toString();
-    } catch {
-      return 'invalid';
-    }
-    registry = registries.resources;
-    if (!Object.hasOwn(registry, key)) {
-      const template = Object.values(registries.templates).find((entry) => templateMatches(entry, key as string));
-      return template === undefined || isDisabled(template) ? 'not-found' : 'found';
-    }
-  }
-  if (key === undefined || !Object.hasOwn(registry, key)) return 'not-found';
-  return isDisabled(registry[key]) ? 'not-found' : 'found';
-}
-
-/** The access-log status of a call the SDK answered without reaching a callback wrapper. */
-function rejectionOutcome(
-  ctx: Context,
-  kind: HandlerKind,
-  name: string | undefined,
-  threw: boolean,
-  value: unknown,
-): { status: number; classification?: Classification } {
-  const { registries } = ctx;
-  const found = lookup(registries, kind, name);
-  if (found !== 'found') return { status: statusOfRejection(found) };
-  if (threw) {
-    const classification = classifyError(value, ctx.policy);
-    return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: CRASH };
-  }
-  // Calls of task tools (their handler is left alone) end here; so do the SDK's own argument checks (isError, 400).
-  const taskTool = kind === 'tool' && name !== undefined && callbackSlotOf(registries.tools[name] ?? {}, 'tool') === undefined;
-  if (taskTool || readProp(value, 'isError') !== true) return { status: statusOfResult(value) };
-  return { status: statusOfRejection('invalid') };
-}
-
-/**
- * Wraps a low-level request handler (tools/call, resources/read, prompts/get) so that a call the SDK answers without
- * reaching a callback wrapper (unknown or disabled name, invalid arguments, bad URI, task tools) still gets one
- * access-log outcome. It changes nothing in the answer.
- */
-function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
-  const key = kind === 'resource' ? 'uri' : 'name';
-  const signsIn = ctx.elicits && kind === 'tool';
-  const out = function (this: unknown, ...args: unknown[]): unknown {
-    const [request, extra] = args;
-    const answer = (): unknown => {
-      const result = handler.apply(this, args);
-      if (!signsIn || !clientTakesUrlElicitation(ctx.server)) return result;
-      return Promise.resolve(result).then((value) => {
-        const signIn = signInAnswer(extra, value);
-        if (signIn !== undefined) throw signIn;
-        return value;
-      });
-    };
-    // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler and the sign-in answer
-    if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
-    const startedAt = now();
-    const settle = (threw: boolean, value: unknown): void => {
-      try {
-        if (callState(extra)?.claimed === true) return;
-        const raw = readString(readProp(request, 'params'), key);
-        const { status, classification } = rejectionOutcome(ctx, kind, raw, threw, value);
-        // reportOutcome scrubs the name once (a redactor need not be idempotent)
-        reportOutcome(ctx.policy, { handler: kind, name: raw, startedAt }, status, classification);
-      } catch {
-        // the access log must not change the answer
-      }
-    };
-    return Promise.resolve(observe(() => traceRequest(ctx.policy, kind, request, extra, ctx.server, answer), settle));
-  };
-  Object.defineProperty(out, PATCHED, { value: handler });
-  return out;
-}
-
-/** Wraps the low-level handlers of tools/call, resources/read and prompts/get, now and whenever the SDK sets them. */
-function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
-  const baseSet = map.set;
-  const wrapEntry = (method: unknown, handler: unknown): unknown => {
-    const kind = typeof method === 'string' && Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
-    if (kind === undefined || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
-    return wrapRequest(ctx, kind, handler as Fn);
-  };
-  Object.defineProperty(map, 'set', {
-    value: function (this: Map<unknown, unknown>, method: unknown, handler: unknown): Map<unknown, unknown> {
-      return baseSet.call(this, method, wrapEntry(method, handler));
-    },
-    configurable: true,
-    writable: true,
-    enumerable: false,
-  });
-  for (const method of Object.keys(CALLBACK_REQUESTS)) {
-    const handler = map.get(method);
-    if (handler !== undefined) baseSet.call(map, method, wrapEntry(method, handler));
-  }
+  return 'an object of another shape (a framework\'s server? see docs/frameworks.md; else wrap each handler with withClientVisibleErrors)';
 }
 
 /**
@@ -351,10 +110,14 @@ function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
  * server.registerTool('get_sheet', { inputSchema: { name: z.string() } }, async ({ name }) => readSheet(name));
  * ```
  */
-export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S {
-  if (!looksLikeMcpServer(server)) {
+export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S;
+export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy?: ErrorPolicy): S;
+export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike>(server: S, policy?: ErrorPolicy): S {
+  const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
+  if (adapter === undefined) {
     throw new TypeError(
-      `Expected \`server\` to be an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ${kindOfValue(server)}`,
+      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, ' +
+        `got ${kindOfValue(server)}`,
     );
   }
   const resolved = resolvePolicy(policy);
@@ -363,22 +126,7 @@ export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: Er
     if (applied === resolved) return server;
     throw new Error('applyErrorPolicy: this server already has another policy; apply one policy per server');
   }
-  const registries = registriesOf(server);
-  if (typeof registries === 'string') throw unknownLayout(server, registries);
-  const traced = resolved.onOutcome !== undefined;
-  const elicits = typeof resolved.reauthorize === 'function' || readProp(resolved.reauthorize, 'url') !== undefined;
-  const handlers = traced || elicits || resolved.telemetry !== undefined ? requestHandlersOf(server) : undefined;
-  if ((traced || elicits) && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
-  const ctx: Context = { policy: resolved, traced, elicits, registries, server };
-  // check every registration before changing any, so that an unknown layout leaves the server as it was
-  const registrations = listRegistrations(registries);
-  for (const { entry, kind } of registrations) {
-    const slot = callbackSlotOf(entry, kind);
-    if (typeof slot === 'string') throw unknownLayout(server, slot);
-  }
+  adapter.apply(server, resolved);
   Object.defineProperty(server, APPLIED, { value: resolved, configurable: true });
-  for (const { entry, kind, name } of registrations) adopt(ctx, entry, kind, name);
-  for (const [method, kind] of REGISTRATION_METHODS) patchMethod(ctx, method, kind);
-  if (handlers !== undefined) coverRequests(ctx, handlers);
   return server;
 }

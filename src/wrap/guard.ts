@@ -11,7 +11,7 @@ import { classifyError, type Classification } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
 import type { HandlerKind } from '../log.js';
 import { defaultPolicy, type ErrorPolicy } from '../policy.js';
-import { readProp } from '../kit/read.js';
+import { readProp, readString } from '../kit/read.js';
 import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } from '../report.js';
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
@@ -92,9 +92,22 @@ function settle<T>(answer: () => T): Promise<T> {
   }
 }
 
+/** The request method whose handler a wrapper of each kind may wrap whole (a low-level `Server`'s request handler). */
+const REQUEST_METHODS: Readonly<Record<HandlerKind, string>> = { tool: 'tools/call', resource: 'resources/read', prompt: 'prompts/get' };
+
+/**
+ * The name a low-level request handler's call carries: `params.name` of a `tools/call` or `prompts/get` request given
+ * as the first argument, beside the SDK's per-request context (so that a tool's own arguments are never read as one).
+ */
+function requestedName(handler: HandlerKind, args: readonly unknown[]): string | undefined {
+  if (args.length !== 2 || requestOf(args) === undefined || readString(args[0], 'method') !== REQUEST_METHODS[handler]) return undefined;
+  const name = readString(readProp(args[0], 'params'), 'name');
+  return name === '' ? undefined : name;
+}
+
 function nameOfCall(control: Control, args: readonly unknown[], governor: string | undefined): string | undefined {
   const { shape, options, binding } = control;
-  return shape.nameFromArgs?.(args) ?? options.name ?? binding?.name ?? governor ?? options.functionName;
+  return shape.nameFromArgs?.(args) ?? options.name ?? binding?.name ?? requestedName(shape.handler, args) ?? governor ?? options.functionName;
 }
 
 function degradedMessage(policy: ErrorPolicy): string | undefined {
@@ -164,7 +177,8 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
 
 function succeed(policy: ErrorPolicy, call: Call, value: unknown): void {
   const handled = handledIn(value, undefined);
-  const classification = handled?.classification;
+  // an inner wrapper's answer, copied by the SDK on its way out (a low-level Server's tools/call result)
+  const classification = handled === undefined && readProp(value, 'isError') === true ? callState(call.request)?.answered : handled?.classification;
   reportOutcome(policy, call.context, classification === undefined ? statusOfResult(value) : classification.status, classification);
 }
 

@@ -2,15 +2,19 @@
  * Resources: a failure becomes a JSON-RPC error. Anticipated failures keep their text (ResourceNotFoundError: -32002,
  * others -32603 unless the rule says otherwise); a crash names only the URI and the reference.
  */
-import { readString } from '../kit/read.js';
+import { readProp, readString } from '../kit/read.js';
 import { guard } from './guard.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
 import { rpcShape } from './rpc-error.js';
 
-/** The URI of a resource read: the callback's first argument, a URL (or a string). */
+/**
+ * The URI of a resource read: the callback's first argument, a URL (or a string), or, for a low-level `Server`'s
+ * request handler, `params.uri` of its `resources/read` request.
+ */
 function uriFromArgs(args: readonly unknown[]): string | undefined {
   const uri = args[0];
   if (typeof uri === 'string') return uri;
+  if (readString(uri, 'method') === 'resources/read') return readString(readProp(uri, 'params'), 'uri');
   return readString(uri, 'href');
 }
 

@@ -1,12 +1,13 @@
 /**
- * Types: applyErrorPolicy takes the McpServer of SDK v1 and of SDK v2 as they are (no cast), returns the same type,
+ * Types: applyErrorPolicy takes the McpServer and the low-level Server of SDK v1 and of SDK v2 as they are (no cast),
+ * returns the same type,
  * and refuses other values at compile time. Checked by `tsc --noEmit` (this file is in the project) and run by vitest.
  */
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { McpServer as McpServerV2, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { applyErrorPolicy, createErrorPolicy, type ErrorPolicy, type McpServerLike } from '../../src/index.js';
+import { applyErrorPolicy, createErrorPolicy, type ErrorPolicy, type LowLevelServerLike, type McpServerLike } from '../../src/index.js';
 
 describe('applyErrorPolicy types', () => {
   it('accepts SDK v1 and v2 McpServer without a cast and returns the same type', () => {
@@ -23,10 +24,16 @@ describe('applyErrorPolicy types', () => {
     expect(applyErrorPolicy(v2, policy)).toBe(v2);
   });
 
-  it('refuses a low-level Server, a plain object and a non-policy at compile time (and at run time)', () => {
-    const low = new ServerV1({ name: 'low', version: '1.0.0' });
-    // @ts-expect-error the low-level Server has no registerTool
-    expect(() => applyErrorPolicy(low)).toThrow(TypeError);
+  it('accepts the low-level Server of SDK v1 and v2 without a cast and returns the same type', () => {
+    const v1 = new ServerV1({ name: 'low', version: '1.0.0' });
+    const v2 = new ServerV2({ name: 'low', version: '1.0.0' });
+    expectTypeOf(applyErrorPolicy(v1)).toEqualTypeOf<ServerV1>();
+    expectTypeOf(applyErrorPolicy(v2, createErrorPolicy())).toEqualTypeOf<ServerV2>();
+    expectTypeOf<ServerV1>().toMatchTypeOf<LowLevelServerLike>();
+    expectTypeOf<ServerV2>().toMatchTypeOf<LowLevelServerLike>();
+  });
+
+  it('refuses a plain object and a non-policy at compile time (and at run time)', () => {
     // @ts-expect-error a plain object is not an McpServer
     expect(() => applyErrorPolicy({ server: {} })).toThrow(TypeError);
     const v1 = new McpServerV1({ name: 'v1', version: '1.0.0' });

@@ -1,0 +1,85 @@
+/**
+ * The low-level `Server` adapter (`Server` of `@modelcontextprotocol/sdk/server/index.js` 1.x, of
+ * `@modelcontextprotocol/server` 2.x). A low-level server answers requests with handlers set by `setRequestHandler`,
+ * kept in one map by method; the policy wraps the handlers of the requests that run a server's own code, in that map,
+ * now and whenever one is set later. Its internals are read in ./low-level-internals.ts.
+ */
+import type { HandlerKind } from '../log.js';
+import type { ErrorPolicy } from '../policy.js';
+import { readProp } from '../kit/read.js';
+import { traceRequest } from '../telemetry.js';
+import { bindGuard, type Binding } from '../wrap/guard.js';
+import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
+import { withClientVisibleResourceErrors } from '../wrap/resource.js';
+import { signInAnswer } from '../wrap/sign-in.js';
+import { withClientVisibleErrors } from '../wrap/tool.js';
+import type { ServerAdapter } from './adapter.js';
+import { clientTakesUrlElicitation, coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
+
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+/** The requests whose handler runs a server's own code, by method, and the wrapper kind that answers their failures. */
+const REQUESTS: Readonly<Record<string, HandlerKind>> = {
+  'tools/call': 'tool',
+  'resources/read': 'resource',
+  'prompts/get': 'prompt',
+};
+
+const WRAPPERS: Readonly<Record<HandlerKind, (fn: Fn) => Fn>> = {
+  tool: (fn) => withClientVisibleErrors(fn),
+  resource: (fn) => withClientVisibleResourceErrors(fn),
+  prompt: (fn) => withClientVisiblePromptErrors(fn),
+};
+
+/** Whether a policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
+export function elicitsSignIn(policy: ErrorPolicy): boolean {
+  return typeof policy.reauthorize === 'function' || readProp(policy.reauthorize, 'url') !== undefined;
+}
+
+/**
+ * A tool call's answer (`result`, what the handler returned) as the -32042 error when the wrapper answered a failure
+ * that asks for a sign-in and the client of `low` takes URL elicitation; else `result` as it is.
+ */
+export function withSignIn(result: unknown, extra: unknown, low: unknown): unknown {
+  if (!clientTakesUrlElicitation(low)) return result;
+  return Promise.resolve(result).then((value) => {
+    const signIn = signInAnswer(extra, value);
+    if (signIn !== undefined) throw signIn;
+    return value;
+  });
+}
+
+/** A low-level request handler under the policy: one wrapper around the whole handler, named by the request. */
+function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, handler: Fn): Fn {
+  // governs: a wrapper of the user's own inside the handler, with no policy of its own, follows the server's
+  const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: true };
+  const guarded = bindGuard(WRAPPERS[kind](handler), binding) ?? handler;
+  const signsIn = kind === 'tool' && elicitsSignIn(policy);
+  return function (this: unknown, request: unknown, extra: unknown): unknown {
+    // telemetry (src/telemetry.ts): the call's one span, around the wrapper and the sign-in answer
+    return traceRequest(policy, kind, request, extra, server, () => {
+      const result = guarded.call(this, request, extra);
+      return signsIn ? withSignIn(result, extra, server) : result;
+    });
+  } as Fn;
+}
+
+/** The adapter for a low-level `Server` of either SDK. */
+export const lowLevelAdapter: ServerAdapter = {
+  name: 'low-level Server',
+  accepts: looksLikeLowLevelServer,
+  apply(server, policy) {
+    const map = requestHandlersOf(server);
+    if (map === undefined) {
+      throw new Error(
+        'applyErrorPolicy: this low-level Server\'s internals are not a layout mcp-error-policy knows (found no `_requestHandlers` map). ' +
+          'Supported: Server of @modelcontextprotocol/sdk 1.0.1 and later 1.x, of @modelcontextprotocol/server 2.x. ' +
+          'Wrap its request handlers with withClientVisibleErrors meanwhile, and report the version.',
+      );
+    }
+    coverHandlerMap(map, (method, handler) => {
+      const kind = Object.hasOwn(REQUESTS, method) ? REQUESTS[method] : undefined;
+      return kind === undefined ? undefined : wrapHandler(server, policy, kind, handler);
+    });
+  },
+};

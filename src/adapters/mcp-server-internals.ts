@@ -1,0 +1,190 @@
+/**
+ * The McpServer adapter's reads: every access to the internals of an `McpServer` lives here, one small function per
+ * capability (those of the low-level `Server` it holds, in ./low-level.ts), and nothing else in the package reads a
+ * private field of either SDK. Neither SDK is imported: the instance is read
+ * structurally. Each function names the versions it was verified on (the compatibility matrix runs the range ends:
+ * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
+ */
+import type { HandlerKind } from '../log.js';
+import { isObjectLike, isRecord, readProp } from '../kit/read.js';
+import { callMethod, lowLevelOf } from './low-level-internals.js';
+
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+/** A registered tool, resource, resource template or prompt: the object the SDK keeps in its registry. */
+export type Entry = Record<PropertyKey, unknown>;
+
+type Registry = Record<string, Entry>;
+
+/** The registries of one server. */
+export interface Registries {
+  readonly tools: Registry;
+  readonly resources: Registry;
+  readonly templates: Registry;
+  readonly prompts: Registry;
+}
+
+/** One registration: its kind, the name it is registered under (none for static resources, named by URI), its entry. */
+export interface Registration {
+  readonly kind: HandlerKind;
+  readonly name: string | undefined;
+  readonly entry: Entry;
+}
+
+/** Where a registration's callback can be wrapped. */
+export interface CallbackSlot {
+  /** The function the SDK calls for this registration. */
+  readonly fn: Fn;
+  /** Replaces it (the SDK reads the slot on every call). */
+  set(fn: Fn): void;
+  /** The callback the user gave, when the SDK calls it through a function of its own (`fn`) that keeps it in a closure. */
+  readonly given: Fn | undefined;
+  /** `fn` calls a callback kept in a closure that is not known here (SDK v2 prompts registered before the install). */
+  readonly hidesCallback: boolean;
+}
+
+/** The registration methods each SDK has (SDK v2 has only the `register*` ones). */
+export const REGISTRATION_METHODS: readonly (readonly [string, HandlerKind])[] = [
+  ['registerTool', 'tool'],
+  ['tool', 'tool'],
+  ['registerResource', 'resource'],
+  ['resource', 'resource'],
+  ['registerPrompt', 'prompt'],
+  ['prompt', 'prompt'],
+];
+
+/** The requests that run a callback, by method. */
+export const CALLBACK_REQUESTS: Readonly<Record<string, HandlerKind>> = {
+  'tools/call': 'tool',
+  'resources/read': 'resource',
+  'prompts/get': 'prompt',
+};
+
+/** The callback a registration was given through a patched registration method or `update`, kept on its entry. */
+const GIVEN = Symbol('mcp-error-policy.given-callback');
+
+/** Whether `value` has the public surface of an `McpServer` (either SDK): the low-level server and `register*`. */
+export function looksLikeMcpServer(value: unknown): value is object {
+  return (
+    isObjectLike(value) &&
+    isObjectLike(lowLevelOf(value)) &&
+    ['registerTool', 'registerResource', 'registerPrompt'].every((m) => typeof readProp(value, m) === 'function')
+  );
+}
+
+/**
+ * The four registries, or a description of what is missing. Verified on SDK 1.23.0-1.32.2 and server 2.0.0-2.4.0:
+ * `_registeredTools`, `_registeredResources` (keyed by URI), `_registeredResourceTemplates`, `_registeredPrompts`,
+ * plain objects keyed by name.
+ */
+export function registriesOf(server: object): Registries | string {
+  const keys = ['_registeredTools', '_registeredResources', '_registeredResourceTemplates', '_registeredPrompts'] as const;
+  const found = keys.map((key) => readProp(server, key));
+  const missing = keys.filter((_, i) => !isRecord(found[i]));
+  if (missing.length > 0) return `no ${missing.map((key) => `\`${key}\``).join(', ')}`;
+  const [tools, resources, templates, prompts] = found as [Registry, Registry, Registry, Registry];
+  return { tools, resources, templates, prompts };
+}
+
+/** Every registration a server holds now (static resources are named by their URI: no name). */
+export function listRegistrations(registries: Registries): Registration[] {
+  const kinds = [['tools', 'tool'], ['resources', 'resource'], ['templates', 'resource'], ['prompts', 'prompt']] as const;
+  return kinds.flatMap(([registry, kind]) =>
+    Object.entries(registries[registry]).map(([name, entry]) => ({ kind, name: registry === 'resources' ? undefined : name, entry })),
+  );
+}
+
+/**
+ * Where a registered tool keeps its callback: `handler` (SDK 1.24.0 and later, server 2.x), `callback` (SDK 1.23.x).
+ */
+function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
+  return 'handler' in entry ? 'handler' : 'callback';
+}
+
+function slot(entry: Entry, key: string, given: Fn | undefined, hidesCallback = false): CallbackSlot | undefined {
+  const fn = entry[key];
+  if (typeof fn !== 'function') return undefined;
+  return {
+    fn: fn as Fn,
+    set: (next) => {
+      if (entry[key] !== next) entry[key] = next;
+    },
+    given,
+    hidesCallback,
+  };
+}
+
+/**
+ * The slot to wrap for a registration, `undefined` for one to leave alone (task tools: an object handler whose
+ * `createTask` result the SDK must receive unchanged), or a string saying what is unknown about the layout.
+ * - Tools: SDK 1.x calls the callback key's function; server 2.x calls `executor`, built from `handler` (kept in a
+ *   closure, so `handler` is the given callback).
+ * - Resources and templates: `readCallback` (SDK 1.23.0-1.32.2, server 2.0.0-2.4.0).
+ * - Prompts: SDK 1.x calls `callback`; server 2.x calls `handler` (argument validation, then the callback, kept in a
+ *   closure: known only when given through a patched method or `update`).
+ */
+export function callbackSlotOf(entry: Entry, kind: HandlerKind): CallbackSlot | undefined | string {
+  if (kind === 'resource') return slot(entry, 'readCallback', undefined) ?? 'no `readCallback` function';
+  if (kind === 'tool') {
+    const key = toolCallbackKey(entry);
+    const handler = entry[key];
+    if (isObjectLike(handler) && typeof handler !== 'function') return undefined; // a task tool
+    if (typeof handler !== 'function') return `no tool \`${key}\` function`;
+    return typeof entry['executor'] === 'function' ? slot(entry, 'executor', handler as Fn) : slot(entry, key, undefined);
+  }
+  if (typeof entry['callback'] === 'function') return slot(entry, 'callback', undefined);
+  const given = entry[GIVEN];
+  const known = typeof given === 'function' ? (given as Fn) : undefined;
+  return slot(entry, 'handler', known, known === undefined) ?? 'no prompt `callback` or `handler` function';
+}
+
+/** Remembers the callback a registration was given (SDK v2 keeps it in a closure). */
+export function rememberGiven(entry: Entry, callback: Fn): void {
+  Object.defineProperty(entry, GIVEN, { value: callback, configurable: true, writable: true, enumerable: false });
+}
+
+/** The registered name an `update({ name })` gives, if any (resources are named by URI: never). */
+export function renameIn(updates: unknown, kind: HandlerKind): string | undefined {
+  const name = readProp(updates, 'name');
+  return typeof name === 'string' && name !== '' && kind !== 'resource' ? name : undefined;
+}
+
+/** Whether a registration is disabled (`enabled: false`, both SDKs). */
+export function isDisabled(entry: unknown): boolean {
+  return readProp(entry, 'enabled') === false;
+}
+
+/** Whether a URI matches a resource template: `resourceTemplate.uriTemplate.match(uri)` (both SDKs). */
+export function templateMatches(entry: unknown, uri: string): boolean {
+  return isObjectLike(callMethod(readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate'), 'match', uri));
+}
+
+/** Which SDK and version a server comes from, for error messages: SDK 1.x has `tool()`, server 2.x does not. */
+export function sdkFound(server: object): string {
+  const name = typeof readProp(server, 'tool') === 'function' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/server';
+  return `${name} ${installedVersion(name) ?? '(version unknown)'}`;
+}
+
+function installedVersion(name: string): string | undefined {
+  try {
+    const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+    if (typeof getBuiltin !== 'function') return undefined;
+    const { createRequire } = getBuiltin('node:module') as typeof import('node:module');
+    const { readFileSync } = getBuiltin('node:fs') as typeof import('node:fs');
+    const { dirname, join } = getBuiltin('node:path') as typeof import('node:path');
+    const require = createRequire(join(process.cwd(), 'noop.js'));
+    let dir = dirname(require.resolve(name === '@modelcontextprotocol/sdk' ? `${name}/server/mcp.js` : name));
+    for (let i = 0; i < 8; i += 1) {
+      try {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+        if (manifest.name === name && typeof manifest.version === 'string') return manifest.version;
+      } catch {
+        // no manifest here: look further up
+      }
+      dir = dirname(dir);
+    }
+  } catch {
+    // not resolvable from here
+  }
+  return undefined;
+}

@@ -1,0 +1,249 @@
+/**
+ * applyErrorPolicy on a low-level `Server` (no McpServer): SDK v1's `Server` of @modelcontextprotocol/sdk with its
+ * Client, and SDK v2's `Server` of @modelcontextprotocol/server with the v2 Client, each over the SDK's in-memory
+ * transport. Request handlers set before and after the call; names and URIs from the request; protocol errors passed
+ * through and logged once at info; one record and one outcome per call; one policy per server.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { InMemoryTransport as InMemoryTransportV2, ProtocolError, ProtocolErrorCode, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import {
+  applyErrorPolicy,
+  createErrorPolicy,
+  ResourceNotFoundError,
+  ToolError,
+  withClientVisibleErrors,
+  withClientVisibleResourceErrors,
+} from '../../src/index.js';
+import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { link } from '../support/link.js';
+import { capture, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
+
+const CANARY = 'CANARY-low-5c1d: /srv/secret/path';
+const ok = (text: string) => ({ content: [{ type: 'text' as const, text }] });
+
+function newServer(): Server {
+  return new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+}
+
+function connect(server: Server) {
+  return link(server, new Client({ name: 'low-client', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
+}
+
+/** A tools/call handler: `ok` answers, `deliberate` throws a ToolError, `crash` crashes, anything else is unknown. */
+async function callTool(request: { params: { name: string } }) {
+  const { name } = request.params;
+  if (name === 'ok') return ok('fine');
+  if (name === 'deliberate') throw new ToolError('Sheet name must not be empty');
+  if (name === 'crash') throw new Error(CANARY);
+  throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+}
+
+describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.x', () => {
+  it('tools/call set before the call: named by the request, crashes masked, protocol errors passed and logged at info', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = newServer();
+    server.setRequestHandler(CallToolRequestSchema, callTool);
+    expect(applyErrorPolicy(server, policy)).toBe(server);
+    const { client } = await connect(server);
+
+    expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
+    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
+      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
+    );
+    const crashed = await client.callTool({ name: 'crash', arguments: {} });
+    const reference = referenceIn(textOf(crashed));
+    expect(crashed).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    // SDK v1's McpError message holds its prefix, and the client adds one
+    expect(await rpcError(client.callTool({ name: 'nope', arguments: {} }))).toEqual({
+      code: -32602,
+      message: 'MCP error -32602: MCP error -32602: Tool nope not found',
+      data: undefined,
+    });
+
+    expect(records.map(({ level, kind, handler, name, status }) => ({ level, kind, handler, name, status }))).toEqual([
+      { level: 'info', kind: 'anticipated', handler: 'tool', name: 'deliberate', status: 500 },
+      { level: 'error', kind: 'crash', handler: 'tool', name: 'crash', status: 500 },
+      { level: 'info', kind: 'protocol', handler: 'tool', name: 'nope', status: 400 },
+    ]);
+    expect(records[1]?.message).toBe(`tool "crash" crashed (reference ${reference}): Error ${JSON.stringify(CANARY)}`);
+    expect(records[1]?.reference).toBe(reference);
+    expect(withoutDurations(outcomes)).toEqual([
+      { kind: 'tool', name: 'ok', status: 200 },
+      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
+      { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
+      { kind: 'tool', name: 'nope', status: 400, classification: 'protocol' },
+    ]);
+  });
+
+  it('resources/read and prompts/get set after the call: the JSON-RPC errors of the resource and prompt wrappers', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = applyErrorPolicy(newServer(), policy);
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      if (uri === 'sheet://missing') throw new ResourceNotFoundError(`No sheet at ${uri}`);
+      if (uri === 'sheet://crash') throw new Error(CANARY);
+      return { contents: [{ uri, text: 'fine' }] };
+    });
+    server.setRequestHandler(GetPromptRequestSchema, async () => {
+      throw new Error(CANARY);
+    });
+    // a handler this package does not wrap: its answer and its errors are the SDK's
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+    const { client } = await connect(server);
+
+    expect(await client.readResource({ uri: 'sheet://ok' })).toEqual({ contents: [{ uri: 'sheet://ok', text: 'fine' }] });
+    expect(await rpcError(client.readResource({ uri: 'sheet://missing' }))).toEqual({
+      code: -32002,
+      message: 'MCP error -32002: No sheet at sheet://missing',
+      data: failureData(failureObject('resource_not_found', false), 'sheet://missing'),
+    });
+    const read = await rpcError(client.readResource({ uri: 'sheet://crash' }));
+    const readReference = referenceIn(read.message);
+    expect(read).toEqual({
+      code: -32603,
+      message: `MCP error -32603: Error reading resource sheet://crash (reference ${readReference})`,
+      data: failureData(failureObject('internal', false, { correlationId: readReference })),
+    });
+    const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
+    const promptReference = referenceIn(prompt.message);
+    expect(prompt).toEqual({
+      code: -32603,
+      message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`,
+      data: failureData(failureObject('internal', false, { correlationId: promptReference })),
+    });
+    expect(await client.listResources()).toEqual({ resources: [] });
+
+    expect(records.map(({ level, kind, handler, name }) => ({ level, kind, handler, name }))).toEqual([
+      { level: 'info', kind: 'anticipated', handler: 'resource', name: 'sheet://missing' },
+      { level: 'error', kind: 'crash', handler: 'resource', name: 'sheet://crash' },
+      { level: 'error', kind: 'crash', handler: 'prompt', name: 'summarize' },
+    ]);
+    expect(withoutDurations(outcomes)).toEqual([
+      { kind: 'resource', name: 'sheet://ok', status: 200 },
+      { kind: 'resource', name: 'sheet://missing', status: 404, classification: 'anticipated' },
+      { kind: 'resource', name: 'sheet://crash', status: 500, classification: 'crash' },
+      { kind: 'prompt', name: 'summarize', status: 500, classification: 'crash' },
+    ]);
+  });
+
+  it('is idempotent, keeps one policy per server, and a hand-wrapped handler inside it logs once under the server policy', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = newServer();
+    // wrapped by hand, without a policy: it follows the server's
+    server.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(callTool));
+    applyErrorPolicy(server, policy);
+    expect(applyErrorPolicy(server, policy)).toBe(server);
+    expect(() => applyErrorPolicy(server, createErrorPolicy())).toThrow('applyErrorPolicy: this server already has another policy; apply one policy per server');
+    const { client } = await connect(server);
+
+    const crashed = await client.callTool({ name: 'crash', arguments: {} });
+    const reference = referenceIn(textOf(crashed));
+    expect(textOf(crashed)).toBe(`Error executing tool crash (reference ${reference})`);
+    expect(records.map(({ kind, name, reference: id }) => ({ kind, name, reference: id }))).toEqual([{ kind: 'crash', name: 'crash', reference }]);
+    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: 'crash', status: 500, classification: 'crash' }]);
+  });
+
+  it('takes the low-level Server an McpServer holds, and names what it cannot take', () => {
+    const mcp = new McpServer({ name: 'm', version: '1.0.0' });
+    expect(applyErrorPolicy(mcp.server)).toBe(mcp.server);
+    const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ';
+    // @ts-expect-error a framework's object that holds a server
+    expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
+      new TypeError(`${expected}an object whose \`server\` property is a server (a framework's wrapper?): pass that property, \`applyErrorPolicy(x.server)\`, or see docs/frameworks.md`),
+    );
+    // @ts-expect-error an object of another shape
+    expect(() => applyErrorPolicy({ addTool() {} })).toThrow(
+      new TypeError(`${expected}an object of another shape (a framework's server? see docs/frameworks.md; else wrap each handler with withClientVisibleErrors)`),
+    );
+  });
+});
+
+describe('wrappers around a low-level request handler, without applyErrorPolicy', () => {
+  it('take the tool name and the resource URI from the request', async () => {
+    const { policy, records } = capture();
+    const server = newServer();
+    server.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(async function call() {
+      throw new Error(CANARY);
+    }, { policy }));
+    server.setRequestHandler(ReadResourceRequestSchema, withClientVisibleResourceErrors(async () => {
+      throw new Error(CANARY);
+    }, { policy }));
+    const { client } = await connect(server);
+
+    const crashed = await client.callTool({ name: 'get_sheet', arguments: {} });
+    expect(textOf(crashed)).toBe(`Error executing tool get_sheet (reference ${referenceIn(textOf(crashed))})`);
+    const read = await rpcError(client.readResource({ uri: 'sheet://q3' }));
+    expect(read.message).toBe(`MCP error -32603: Error reading resource sheet://q3 (reference ${referenceIn(read.message)})`);
+    expect(records.map(({ handler, name }) => ({ handler, name }))).toEqual([
+      { handler: 'tool', name: 'get_sheet' },
+      { handler: 'resource', name: 'sheet://q3' },
+    ]);
+  });
+});
+
+describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/server 2.x', () => {
+  it('tools/call, resources/read and prompts/get, before and after the call', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = new ServerV2({ name: 'low-v2', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+    server.setRequestHandler('tools/call', async (request) => {
+      const { name } = request.params;
+      if (name === 'ok') return ok('fine');
+      if (name === 'deliberate') throw new ToolError('Sheet name must not be empty');
+      if (name === 'crash') throw new Error(CANARY);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    });
+    applyErrorPolicy(server, policy);
+    server.setRequestHandler('resources/read', async (request) => {
+      throw new ResourceNotFoundError(`No sheet at ${request.params.uri}`);
+    });
+    server.setRequestHandler('prompts/get', async () => {
+      throw new Error(CANARY);
+    });
+    const { client } = await link(server, new ClientV2({ name: 'v2-client', version: '1.0.0' }), InMemoryTransportV2.createLinkedPair());
+
+    expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
+    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
+      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
+    );
+    const crashed = await client.callTool({ name: 'crash', arguments: {} });
+    const reference = referenceIn(textOf(crashed));
+    expect(crashed).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    const unknown = await rpcError(client.callTool({ name: 'nope', arguments: {} }));
+    expect([unknown.code, unknown.message]).toEqual([-32602, 'Tool nope not found']);
+    // v2 encodes a handler-thrown -32002 as -32602 (see v2.test.ts)
+    const missing = await rpcError(client.readResource({ uri: 'sheet://missing' }));
+    expect([missing.code, missing.message]).toEqual([-32602, 'No sheet at sheet://missing']);
+    const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
+    const promptReference = referenceIn(prompt.message);
+    expect([prompt.code, prompt.message]).toEqual([-32603, `Error getting prompt summarize (reference ${promptReference})`]);
+
+    expect(records.map(({ level, kind, handler, name }) => ({ level, kind, handler, name }))).toEqual([
+      { level: 'info', kind: 'anticipated', handler: 'tool', name: 'deliberate' },
+      { level: 'error', kind: 'crash', handler: 'tool', name: 'crash' },
+      { level: 'info', kind: 'protocol', handler: 'tool', name: 'nope' },
+      { level: 'info', kind: 'anticipated', handler: 'resource', name: 'sheet://missing' },
+      { level: 'error', kind: 'crash', handler: 'prompt', name: 'summarize' },
+    ]);
+    expect(withoutDurations(outcomes)).toEqual([
+      { kind: 'tool', name: 'ok', status: 200 },
+      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
+      { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
+      { kind: 'tool', name: 'nope', status: 400, classification: 'protocol' },
+      { kind: 'resource', name: 'sheet://missing', status: 404, classification: 'anticipated' },
+      { kind: 'prompt', name: 'summarize', status: 500, classification: 'crash' },
+    ]);
+  });
+});
