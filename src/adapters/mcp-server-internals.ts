@@ -138,6 +138,31 @@ export function callbackSlotOf(entry: Entry, kind: HandlerKind): CallbackSlot | 
   return slot(entry, 'handler', known, known === undefined) ?? 'no prompt `callback` or `handler` function';
 }
 
+/**
+ * A task tool's handler slot: the object under the tool's callback key (`handler`, SDK 1.24.0-1.32.2), or `undefined`
+ * for any other registration. The SDK reads the slot on every call.
+ */
+export function taskHandlerSlotOf(entry: Entry): { readonly handler: object; set(next: object): void } | undefined {
+  const key = toolCallbackKey(entry);
+  const handler = entry[key];
+  if (!isObjectLike(handler) || typeof handler === 'function') return undefined;
+  return {
+    handler,
+    set: (next) => {
+      entry[key] = next;
+    },
+  };
+}
+
+/**
+ * The experimental tasks API of an `McpServer`, where task tools are registered: `server.experimental.tasks`, with
+ * `registerToolTask` (SDK 1.24.0-1.32.2; server 2.x has none), or `undefined`.
+ */
+export function experimentalTasksOf(server: object): object | undefined {
+  const tasks = readProp(readProp(server, 'experimental'), 'tasks');
+  return isObjectLike(tasks) && typeof readProp(tasks, 'registerToolTask') === 'function' ? tasks : undefined;
+}
+
 /** Remembers the callback a registration was given (SDK v2 keeps it in a closure). */
 export function rememberGiven(entry: Entry, callback: Fn): void {
   Object.defineProperty(entry, GIVEN, { value: callback, configurable: true, writable: true, enumerable: false });

@@ -16,6 +16,7 @@ import { callState, observe } from '../wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
 import { withClientVisibleResourceErrors } from '../wrap/resource.js';
+import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
 import { withClientVisibleErrors } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
@@ -24,6 +25,7 @@ import {
   CALLBACK_REQUESTS,
   REGISTRATION_METHODS,
   callbackSlotOf,
+  experimentalTasksOf,
   isDisabled,
   listRegistrations,
   looksLikeMcpServer,
@@ -31,6 +33,7 @@ import {
   rememberGiven,
   renameIn,
   sdkFound,
+  taskHandlerSlotOf,
   templateMatches,
   type Entry,
   type Registries,
@@ -84,9 +87,14 @@ function own(fn: Fn, kind: HandlerKind, binding: Binding): Fn {
 /** Puts a registration's callback under the policy, in the slot the SDK calls. */
 function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | undefined): void {
   const slot = callbackSlotOf(entry, kind);
-  if (slot === undefined) return; // a task tool: left to the SDK
-  if (typeof slot === 'string') throw unknownLayout(ctx.server, slot);
   const binding = bindingFor(ctx, name);
+  if (slot === undefined) {
+    // a task tool: its handler object's methods, guarded in a copy
+    const task = taskHandlerSlotOf(entry);
+    if (task !== undefined && isTaskHandler(task.handler)) task.set(guardTaskHandler(task.handler, binding));
+    return;
+  }
+  if (typeof slot === 'string') throw unknownLayout(ctx.server, slot);
   if (slot.given !== undefined) {
     // the SDK calls the given callback through a function of its own: bind the callback in place if it is ours
     const bound = bindGuard(slot.given, binding);
@@ -136,10 +144,12 @@ function adopt(ctx: Context, entry: unknown, kind: HandlerKind, name: string | u
   cover(ctx, entry as Entry, kind, name);
 }
 
-/** Patches a registration method of the instance so that its callback (the last argument) is put under the policy. */
-function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
-  const { server } = ctx;
-  const original = readProp(server, method);
+/**
+ * Patches a registration method of `target` (the server, or its experimental tasks API) so that its callback (the last
+ * argument) is put under the policy.
+ */
+function patchMethod(ctx: Context, method: string, kind: HandlerKind, target: object = ctx.server): void {
+  const original = readProp(target, method);
   if (typeof original !== 'function') return; // SDK v2 has no tool/resource/prompt
   const patched = function (this: unknown, ...args: unknown[]): unknown {
     const name = kind !== 'resource' && typeof args[0] === 'string' ? args[0] : undefined;
@@ -157,7 +167,7 @@ function patchMethod(ctx: Context, method: string, kind: HandlerKind): void {
     return registered;
   };
   Object.defineProperty(patched, 'name', { value: (original as Fn).name, configurable: true });
-  Object.defineProperty(server, method, { value: patched, configurable: true, writable: true, enumerable: false });
+  Object.defineProperty(target, method, { value: patched, configurable: true, writable: true, enumerable: false });
 }
 
 /** How the SDK's registries see a requested name or URI. */
@@ -183,6 +193,11 @@ function lookup(registries: Registries, kind: HandlerKind, name: string | undefi
   return isDisabled(registry[key]) ? 'not-found' : 'found';
 }
 
+/** Whether `name` is a registered task tool (its handler is an object). */
+function isTaskTool(registries: Registries, name: string | undefined): boolean {
+  return name !== undefined && Object.hasOwn(registries.tools, name) && callbackSlotOf(registries.tools[name] ?? {}, 'tool') === undefined;
+}
+
 /** The access-log status of a call the SDK answered without reaching a callback wrapper. */
 function rejectionOutcome(
   ctx: Context,
@@ -198,8 +213,8 @@ function rejectionOutcome(
     const classification = classifyError(value, ctx.policy);
     return classification.kind === 'protocol' ? { status: classification.status, classification } : { status: CRASH };
   }
-  // Calls of task tools (their handler is left alone) end here; so do the SDK's own argument checks (isError, 400).
-  const taskTool = kind === 'tool' && name !== undefined && callbackSlotOf(registries.tools[name] ?? {}, 'tool') === undefined;
+  // Calls of task tools that no guarded method answered end here; so do the SDK's own argument checks (isError, 400).
+  const taskTool = kind === 'tool' && isTaskTool(registries, name);
   if (taskTool || readProp(value, 'isError') !== true) return { status: statusOfResult(value) };
   return { status: statusOfRejection('invalid') };
 }
@@ -220,6 +235,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     };
     // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler and the sign-in answer
     if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
+    if (kind === 'tool' && isTaskTool(ctx.registries, readString(readProp(request, 'params'), 'name'))) linkTaskCall(extra);
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
       try {
@@ -265,6 +281,8 @@ export const mcpServerAdapter: ServerAdapter = {
     }
     for (const { entry, kind, name } of registrations) adopt(ctx, entry, kind, name);
     for (const [method, kind] of REGISTRATION_METHODS) patchMethod(ctx, method, kind);
+    const tasks = experimentalTasksOf(server);
+    if (tasks !== undefined) patchMethod(ctx, 'registerToolTask', 'tool', tasks);
     if (handlers !== undefined) coverRequests(ctx, handlers);
   },
 };

@@ -334,20 +334,19 @@ describe('the SDK answers itself; the access log counts those calls once, with n
   });
 });
 
-describe('task tools are left alone', () => {
-  it('a task tool registered with registerToolTask keeps its handler and still runs; its call gets one outcome', async () => {
-    const { policy, records, outcomes } = capture();
-    const taskStore = new InMemoryTaskStore();
-    const server = new McpServer(
-      { name: 'tasks', version: '1.0.0' },
-      { capabilities: { tasks: { requests: { tools: { call: {} } } } }, taskStore },
-    );
-    const handler = {
-      async createTask(_extra: { taskStore: { createTask(p: { pollInterval: number }): Promise<{ taskId: string }> } }) {
-        const store = _extra.taskStore as unknown as {
-          createTask(p: { pollInterval: number }): Promise<{ taskId: string; status: string }>;
-          storeTaskResult(id: string, status: string, result: unknown): Promise<void>;
-        };
+describe('task tools (registerToolTask) under the policy', () => {
+  type Store = { createTask(p: { pollInterval: number }): Promise<{ taskId: string; status: string }>; storeTaskResult(id: string, status: string, result: unknown): Promise<void> };
+
+  function taskServer() {
+    return new McpServer({ name: 'tasks', version: '1.0.0' }, { capabilities: { tasks: { requests: { tools: { call: {} } } } }, taskStore: new InMemoryTaskStore() });
+  }
+
+  /** A task handler whose createTask stores `result` at once, or runs `fail`. */
+  function taskHandler(fail?: () => never) {
+    return {
+      async createTask(extra: { taskStore: unknown }) {
+        if (fail !== undefined) fail();
+        const store = extra.taskStore as Store;
         const task = await store.createTask({ pollInterval: 5 });
         await store.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text: 'task done' }] });
         return { task };
@@ -359,14 +358,54 @@ describe('task tools are left alone', () => {
         throw new Error('unused');
       },
     };
-    server.experimental.tasks.registerToolTask('slow', { execution: { taskSupport: 'optional' } }, handler as never);
+  }
+
+  it('a task tool registered before the call still runs, and its call gets one outcome', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = taskServer();
+    server.experimental.tasks.registerToolTask('slow', { execution: { taskSupport: 'optional' } }, taskHandler() as never);
     applyErrorPolicy(server, policy);
-    const registered = (server as unknown as { _registeredTools: Record<string, { handler: unknown }> })._registeredTools['slow'];
-    expect(registered?.handler).toBe(handler);
     const { client } = await connect(server);
     expect(textOf(await client.callTool({ name: 'slow', arguments: {} }))).toBe('task done');
     expect(records).toEqual([]);
     expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: 'slow', status: 200 }]);
+  });
+
+  it('a crash in createTask, registered before or after the call: masked with a reference, one record, one outcome', async () => {
+    const { policy, records, outcomes } = capture();
+    const server = taskServer();
+    server.experimental.tasks.registerToolTask('before', { execution: { taskSupport: 'optional' } }, taskHandler(crash) as never);
+    applyErrorPolicy(server, policy);
+    server.experimental.tasks.registerToolTask('after', { execution: { taskSupport: 'required' } }, taskHandler(crash) as never);
+    server.experimental.tasks.registerToolTask('deliberate', { execution: { taskSupport: 'optional' } }, taskHandler(() => {
+      throw new ToolError('The queue is full');
+    }) as never);
+    const { client } = await connect(server);
+
+    // called without a task: the SDK makes the task and polls it, and answers what createTask threw as an isError result
+    const before = textOf(await client.callTool({ name: 'before', arguments: {} }));
+    expect(before).toBe(`Error executing tool before (reference ${referenceIn(before)})`);
+    expect(textOf(await client.callTool({ name: 'deliberate', arguments: {} }))).toBe('Error executing tool deliberate: The queue is full');
+    // called with a task, through the client's task API: the SDK answers with its own error, without the crash text
+    const messages: { type: string; error?: { code?: unknown; message?: unknown } }[] = [];
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'after', arguments: {} }, undefined, { task: {} })) messages.push(message as never);
+    expect(messages.map((m) => m.type)).toEqual(['error']);
+    expect(messages[0]?.error?.code).toBe(-32602);
+    // (SDK v1's McpError message holds its prefix, and the client adds one)
+    expect(String(messages[0]?.error?.message)).toMatch(/^MCP error -32602: MCP error -32602: Invalid task creation result: \[/);
+    expect(JSON.stringify(messages)).not.toContain('CANARY');
+
+    expect(records.map(({ level, kind, name }) => ({ level, kind, name }))).toEqual([
+      { level: 'error', kind: 'crash', name: 'before' },
+      { level: 'info', kind: 'anticipated', name: 'deliberate' },
+      { level: 'error', kind: 'crash', name: 'after' },
+    ]);
+    expect(records[0]?.reference).toBe(referenceIn(before));
+    expect(withoutDurations(outcomes)).toEqual([
+      { kind: 'tool', name: 'before', status: 500, classification: 'crash' },
+      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
+      { kind: 'tool', name: 'after', status: 500, classification: 'crash' },
+    ]);
   });
 });
 
