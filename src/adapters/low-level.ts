@@ -10,6 +10,7 @@ import { readProp } from '../kit/read.js';
 import { traceRequest } from '../telemetry.js';
 import { bindGuard, type Binding } from '../wrap/guard.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
+import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { withClientVisibleResourceErrors } from '../wrap/resource.js';
 import { signInAnswer } from '../wrap/sign-in.js';
 import { withClientVisibleErrors } from '../wrap/tool.js';
@@ -78,6 +79,7 @@ export const lowLevelAdapter: ServerAdapter = {
       );
     }
     coverHandlerMap(map, (method, handler) => {
+      if (isListOrCompletion(method)) return guardRequest(handler, method, policy);
       const kind = Object.hasOwn(REQUESTS, method) ? REQUESTS[method] : undefined;
       return kind === undefined ? undefined : wrapHandler(server, policy, kind, handler);
     });

@@ -163,6 +163,20 @@ export function experimentalTasksOf(server: object): object | undefined {
   return isObjectLike(tasks) && typeof readProp(tasks, 'registerToolTask') === 'function' ? tasks : undefined;
 }
 
+/**
+ * The server's check of a tool result against the tool's output schema: `validateToolOutput(tool, result, name)`, a
+ * method of the instance that throws the SDK's protocol error (SDK 1.23.0-1.32.2, server 2.0.0-2.4.0), or `undefined`.
+ */
+export function toolOutputValidatorOf(server: object): Fn | undefined {
+  const validate = readProp(server, 'validateToolOutput');
+  return typeof validate === 'function' ? (validate as Fn) : undefined;
+}
+
+/** Replaces the server's output-schema check (an own property of the instance: the class's method stays as it is). */
+export function setToolOutputValidator(server: object, validate: Fn): void {
+  Object.defineProperty(server, 'validateToolOutput', { value: validate, configurable: true, writable: true, enumerable: false });
+}
+
 /** Remembers the callback a registration was given (SDK v2 keeps it in a closure). */
 export function rememberGiven(entry: Entry, callback: Fn): void {
   Object.defineProperty(entry, GIVEN, { value: callback, configurable: true, writable: true, enumerable: false });

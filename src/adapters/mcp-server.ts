@@ -17,7 +17,8 @@ import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
 import { withClientVisibleResourceErrors } from '../wrap/resource.js';
 import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
-import { withClientVisibleErrors } from '../wrap/tool.js';
+import { guardRequest, isListOrCompletion } from '../wrap/request.js';
+import { outputSchemaCrash, withClientVisibleErrors } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
 import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
@@ -32,6 +33,8 @@ import {
   registriesOf,
   rememberGiven,
   renameIn,
+  setToolOutputValidator,
+  toolOutputValidatorOf,
   sdkFound,
   taskHandlerSlotOf,
   templateMatches,
@@ -253,11 +256,34 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   return out;
 }
 
-/** Wraps the low-level handlers of tools/call, resources/read and prompts/get, now and whenever the SDK sets them. */
-function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
+/**
+ * Wraps the low-level handlers the server sets, now and whenever it sets them: those of tools/call, resources/read and
+ * prompts/get when `calls` (for the access log, sign-in answers and telemetry), and always those of the list requests
+ * and completion/complete (which run the server's code: template list callbacks, completers).
+ */
+function coverRequests(ctx: Context, map: Map<unknown, unknown>, calls: boolean): void {
   coverHandlerMap(map, (method, handler) => {
-    const kind = Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
+    if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
+    const kind = calls && Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
     return kind === undefined ? undefined : wrapRequest(ctx, kind, handler);
+  });
+}
+
+/**
+ * Patches the server's output-schema check of tool results: a result that fails it (a bug of the server's) is logged
+ * once as a crash, and the tool answers with the crash text and reference instead of the SDK's validation message.
+ * Tools without an output schema go straight to the SDK's check.
+ */
+function coverOutputValidation(ctx: Context): void {
+  const validate = toolOutputValidatorOf(ctx.server);
+  if (validate === undefined) return;
+  setToolOutputValidator(ctx.server, function (this: unknown, tool: unknown, result: unknown, name: unknown, ...rest: unknown[]): unknown {
+    const checked = validate.call(this, tool, result, name, ...rest);
+    if (readProp(tool, 'outputSchema') === undefined) return checked;
+    const toolName = typeof name === 'string' ? name : undefined;
+    return Promise.resolve(checked).then(undefined, (error: unknown) => {
+      throw outputSchemaCrash(error, toolName, ctx.policy);
+    });
   });
 }
 
@@ -270,8 +296,8 @@ export const mcpServerAdapter: ServerAdapter = {
     if (typeof registries === 'string') throw unknownLayout(server, registries);
     const traced = policy.onOutcome !== undefined;
     const elicits = elicitsSignIn(policy);
-    const handlers = traced || elicits || policy.telemetry !== undefined ? requestHandlersOf(lowLevelOf(server)) : undefined;
-    if ((traced || elicits) && handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
+    const handlers = requestHandlersOf(lowLevelOf(server));
+    if (handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
     const ctx: Context = { policy, traced, elicits, registries, server };
     // check every registration before changing any, so that an unknown layout leaves the server as it was
     const registrations = listRegistrations(registries);
@@ -283,6 +309,7 @@ export const mcpServerAdapter: ServerAdapter = {
     for (const [method, kind] of REGISTRATION_METHODS) patchMethod(ctx, method, kind);
     const tasks = experimentalTasksOf(server);
     if (tasks !== undefined) patchMethod(ctx, 'registerToolTask', 'tool', tasks);
-    if (handlers !== undefined) coverRequests(ctx, handlers);
+    coverOutputValidation(ctx);
+    coverRequests(ctx, handlers, traced || elicits || policy.telemetry !== undefined);
   },
 };

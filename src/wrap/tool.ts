@@ -7,10 +7,12 @@ import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
+import { INTERNAL_ERROR_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
 import { guard, type WireShape } from './guard.js';
-import { crashText, failedCallText, toolMeta } from './meta.js';
+import { crashText, failedCallText, firstTextOf, toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
+import { PolicyRpcError } from './rpc-error.js';
 
 /** The isError result a failed tool call returns. */
 export interface ToolErrorResult {
@@ -98,4 +100,16 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
   } catch {
     return toolShape.answerUnreadable(toolName);
   }
+}
+
+/**
+ * A tool result that failed the tool's output schema (the SDK's `Output validation error`, a bug of the server's, not
+ * the client's): logged once as a crash (`OutputValidationError` with the SDK's message), and the error for the SDK to
+ * turn into the tool's isError result: the crash text and reference.
+ */
+export function outputSchemaCrash(error: unknown, name: string | undefined, policy: ErrorPolicy): Error {
+  const bug = new Error(messageOf(error));
+  bug.name = 'OutputValidationError';
+  const answer = toToolResult(bug, name, policy);
+  return new PolicyRpcError(INTERNAL_ERROR_CODE, firstTextOf(answer) ?? failedCallText('tool', name, policy));
 }
