@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bench, do_not_optimize, group, measure, run, summary } from 'mitata';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { z } from 'zod';
@@ -176,6 +178,25 @@ const callWrapped = () => client.callTool({ name: 'wrapped', arguments: { n: 1 }
 check(JSON.stringify(await callBare()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare tool answers n=1');
 check(JSON.stringify(await callWrapped()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'wrapped tool answers n=1');
 
+// The low-level Server (setRequestHandler): the same tools/call handler on a bare server and on one under
+// applyErrorPolicy (default policy), each with its own client.
+/** @param {{ params: { arguments?: { n?: unknown } } }} request */
+const lowLevelCall = async (request) => ({ content: [{ type: 'text', text: `n=${String(request.params.arguments?.n)}` }] });
+/** @param {boolean} applied */
+async function lowLevelClient(applied) {
+  const low = new Server({ name: 'bench-low', version: '1.0.0' }, { capabilities: { tools: {} } });
+  low.setRequestHandler(CallToolRequestSchema, lowLevelCall);
+  if (applied) lib.applyErrorPolicy(low);
+  const lowClient = new Client({ name: 'bench-low-client', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([low.connect(serverSide), lowClient.connect(clientSide)]);
+  return { low, lowClient, call: () => lowClient.callTool({ name: 'echo', arguments: { n: 1 } }) };
+}
+const lowBare = await lowLevelClient(false);
+const lowApplied = await lowLevelClient(true);
+check(JSON.stringify(await lowBare.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare low-level tool answers n=1');
+check(JSON.stringify(await lowApplied.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'low-level tool under applyErrorPolicy answers n=1');
+
 const args = { n: 1 };
 
 // The crash path: a handler that really crashes (reads a property of undefined), each call a fresh TypeError.
@@ -210,6 +231,8 @@ group('success path: tool call through McpServer + Client (InMemoryTransport)', 
   summary(() => {
     bench('mcp: bare handler', callBare).baseline();
     bench('mcp: withClientVisibleErrors', callWrapped);
+    bench('low-level: bare handler', lowBare.call);
+    bench('low-level: applyErrorPolicy', lowApplied.call);
   });
 });
 group('success path: direct callback call', () => {
@@ -272,6 +295,8 @@ const mcpTimes = await interleave(
     { name: 'bare', async: true, fn: callBare },
     { name: 'bare-again', async: true, fn: callBareAgain },
     { name: 'wrapped', async: true, fn: callWrapped },
+    { name: 'low-level bare', async: true, fn: lowBare.call },
+    { name: 'low-level applied', async: true, fn: lowApplied.call },
   ],
   { samples: MCP_SAMPLES, batch: 1, warmup: 500 },
 );
@@ -294,6 +319,10 @@ const syncTimes = await interleave(
 const timeOf = (times, name) => times.get(name) ?? NaN;
 await client.close();
 await server.close();
+for (const { low, lowClient } of [lowBare, lowApplied]) {
+  await lowClient.close();
+  await low.close();
+}
 
 // Telemetry (bench/support/telemetry.mjs): last of the timed rows, as it turns on Node's promise hooks.
 note(`telemetry, interleaved: ${MCP_SAMPLES} MCP calls per case (no provider, then a real tracer provider)`);
@@ -381,6 +410,10 @@ function row(label, value, ratio, ok) {
   row('success: MCP tool call, bare handler', time(bare), '1.000x (baseline)', undefined);
   row('success: MCP tool call, bare again (A/A noise)', time(timeOf(mcpTimes, 'bare-again')), `${(timeOf(mcpTimes, 'bare-again') / bare).toFixed(3)}x`, undefined);
   row('success: MCP tool call, withClientVisibleErrors', time(timeOf(mcpTimes, 'wrapped')), `${ratio.toFixed(3)}x / goal <= ${GOALS.mcpRatio}x`, ratio <= GOALS.mcpRatio);
+  const lowBareTime = timeOf(mcpTimes, 'low-level bare');
+  const lowRatio = timeOf(mcpTimes, 'low-level applied') / lowBareTime;
+  row('success: low-level Server tool call, bare handler', time(lowBareTime), '1.000x (baseline)', undefined);
+  row('success: low-level Server tool call, applyErrorPolicy', time(timeOf(mcpTimes, 'low-level applied')), `${lowRatio.toFixed(3)}x / goal <= ${GOALS.mcpRatio}x`, lowRatio <= GOALS.mcpRatio);
   const asyncBare = timeOf(asyncTimes, 'bare');
   const asyncAdded = timeOf(asyncTimes, 'wrapped') - asyncBare;
   row('success: direct call, async handler, bare', time(asyncBare), 'baseline', undefined);

@@ -27,7 +27,9 @@ export interface McpServerLike {
  * `Server` of `@modelcontextprotocol/server` 2.x): request handlers set by method. Both classes fit it as they are.
  */
 export interface LowLevelServerLike {
+  /** Sets the handler of a request method: the handlers the policy wraps. */
   setRequestHandler(...args: never[]): unknown;
+  /** Connects a transport. */
   connect(...args: never[]): unknown;
 }
 
@@ -51,47 +53,53 @@ function kindOfValue(value: unknown): string {
 }
 
 /**
- * Puts every tool, resource and prompt of an `McpServer` under one error policy: those registered before the call
- * and those registered after it. One line covers the whole server; applying it again with the same policy does
- * nothing. Each call is logged (when it fails) and reported to the access log once.
+ * Puts a whole server under one error policy: an `McpServer` (every tool, resource and prompt) or a low-level `Server`
+ * (its request handlers), those registered before the call and those registered after it. One line covers the whole
+ * server; applying it again with the same policy does nothing. Each call is logged (when it fails) and reported to the
+ * access log once.
  *
- * What it covers, on `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/server` 2.x:
+ * What it covers on an `McpServer`, `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/server` 2.x:
  * - Callbacks registered before the call: each one in the server's registries is replaced in place (never through
  *   `update()`, so connected clients get no list_changed notification).
  * - Callbacks registered after it, through every registration method the instance has (`registerTool`, `tool`,
- *   `registerResource`, `resource`, `registerPrompt`, `prompt`; SDK v2 has only the `register*` ones), and callbacks
- *   given later to `update({ callback })` of a registered tool, resource, resource template or prompt. A tool or
- *   prompt renamed with `update({ name })` fails under its new name.
+ *   `registerResource`, `resource`, `registerPrompt`, `prompt`, and `experimental.tasks.registerToolTask`; SDK v2 has
+ *   only the `register*` ones), and callbacks given later to `update({ callback })` of a registered tool, resource,
+ *   resource template or prompt. A tool or prompt renamed with `update({ name })` fails under its new name.
  * - Failures: tools answer with an isError result, resources and prompts with a JSON-RPC error, as the policy
  *   decides; each failure is logged once. While `degraded` returns a message, no callback runs.
+ * - Task tools (`registerToolTask`, SDK v1): `createTask`, `getTask` and `getTaskResult` are guarded like a tool
+ *   callback; a failure is thrown to the SDK with the tool's text (the SDK must receive a task from `createTask`).
+ * - Completions and lists (`completion/complete`, `tools/list`, `resources/list`, `resources/templates/list`,
+ *   `prompts/list`: completers and template list callbacks): a failure becomes a JSON-RPC error, a crash
+ *   `Error handling <method> (reference <id>)`, logged once; no access-log outcome.
+ * - Output-schema validation: a result that fails its tool's `outputSchema` (a bug of the server's) is logged once as a
+ *   crash and answered with the crash text; its outcome stays 200 (the callback succeeded).
  * - The access log: when the policy has `onOutcome`, every `tools/call`, `resources/read` and `prompts/get` request
  *   the server has a handler for gets exactly one outcome, including those the SDK answers itself before any callback
  *   runs: an unknown or disabled tool, prompt or resource (status 404), invalid arguments or an invalid URI (400, or
- *   the status of the protocol error the SDK throws), and calls of task tools (200, or 500 for an isError result).
- *   Those calls keep the SDK's own answer and get no log record. Counting them needs the low-level handler map both
- *   SDKs keep (`server.server._requestHandlers`); without it, only calls that reach a callback are counted.
- *
+ *   the status of the protocol error the SDK throws), and calls of task tools. Those calls keep the SDK's own answer
+ *   and get no log record.
  * - Callbacks wrapped by hand (`withClientVisibleErrors` and its kin): one made without a `policy` follows this
  *   server's policy (rules, logger, access log, degraded, re-authorization, dev mode); one made without a `name`
  *   takes the registered tool or prompt name. One given its own `policy` keeps it: its calls are logged and reported
  *   to that policy, and this server's access log does not count them again.
  *
- * What it leaves alone:
- * - Task tools (`server.experimental.tasks.registerToolTask`, SDK v1): their handler is an object whose `createTask`
- *   result the SDK must receive unchanged, so it is not wrapped, and the SDK's own error handling applies to it.
- * - Completion callbacks and the list callbacks of resource templates.
- * - Requests for a method the server has no handler for (for example `resources/read` on a server without
- *   resources): the protocol layer answers "Method not found" and nothing is counted.
- * - Output-schema validation: a tool whose callback succeeded but whose result fails its `outputSchema` is counted
- *   with status 200 (the SDK turns it into an isError result afterwards).
- * - The SDK's own answers for unknown tools, unknown prompts and resource URIs that nothing serves.
+ * On a low-level `Server` (`@modelcontextprotocol/sdk/server/index.js` 1.x, `Server` of `@modelcontextprotocol/server`
+ * 2.x): the handlers of `tools/call`, `resources/read` and `prompts/get`, set by `setRequestHandler` before or after
+ * the call, are each wrapped whole, every failure named by the request's `params.name` or `params.uri`, with the wire
+ * shapes above; completions and lists as above. Protocol errors pass through, logged once at info.
+ *
+ * What it leaves alone: requests for a method the server has no handler for (the protocol layer answers "Method not
+ * found" and nothing is counted); the SDK's own answers for unknown tools, unknown prompts and resource URIs that
+ * nothing serves; handlers of other requests.
  *
  * On SDK v2, a prompt's callback lives in a closure of the SDK, so a prompt registered before the call is covered
  * by wrapping the SDK's prompt handler, argument validation included: invalid arguments there are logged once at info
  * as a protocol error.
  *
  * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.x) or
- *   `@modelcontextprotocol/server` (2.x); anything else throws a `TypeError` naming `server`
+ *   `@modelcontextprotocol/server` (2.x), or a low-level `Server` of either; anything else throws a `TypeError` naming
+ *   `server` and saying what it found
  * @param policy - the policy, made by `createErrorPolicy`; anything else throws a `TypeError` naming `policy`.
  *   Applying a second, different policy to the same server throws an `Error`.
  *   Default: `defaultPolicy`.
@@ -109,8 +117,17 @@ function kindOfValue(value: unknown): string {
  * }));
  * server.registerTool('get_sheet', { inputSchema: { name: z.string() } }, async ({ name }) => readSheet(name));
  * ```
+ *
+ * @example
+ * ```ts
+ * import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+ *
+ * const server = applyErrorPolicy(new Server({ name: 'sheets', version: '1.0.0' }, { capabilities: { tools: {} } }));
+ * server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(request.params.name, request.params.arguments));
+ * ```
  */
 export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S;
+/** {@inheritDoc (applyErrorPolicy:1)} */
 export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy?: ErrorPolicy): S;
 export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));

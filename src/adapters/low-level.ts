@@ -56,6 +56,7 @@ function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, han
   const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: true };
   const guarded = bindGuard(WRAPPERS[kind](handler), binding) ?? handler;
   const signsIn = kind === 'tool' && elicitsSignIn(policy);
+  if (!signsIn && policy.telemetry === undefined) return guarded;
   return function (this: unknown, request: unknown, extra: unknown): unknown {
     // telemetry (src/telemetry.ts): the call's one span, around the wrapper and the sign-in answer
     return traceRequest(policy, kind, request, extra, server, () => {
