@@ -3,7 +3,8 @@
 # every supported range, each cell a separate vitest run.
 #
 #   Node 20 (local), 22 and 24 (from the npm registry: `npx -y node@22`)
-#   @modelcontextprotocol/sdk: the oldest supported 1.x and the latest (the lock file's), each with zod 3.25 and 4
+#   @modelcontextprotocol/sdk: the oldest supported 1.x and the latest (the lock file's), each with zod 3.25 and 4; and
+#     1.0.1, the peer range's end, with a low-level Server (test/compat/sdk-1.0.1.test.ts)
 #   @modelcontextprotocol/server + client: the oldest 2.x and the latest (the lock file's)
 #   gaxios 6/7/8, google-auth-library 9/10/11: installed as aliases; test/google runs them (8 and 11 need Node >= 22)
 #   @opentelemetry/api: the oldest supported (1.3.0) with the oldest SDK the tests can use beside it, and the newest
@@ -22,7 +23,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 # The supported range's ends. Keep in step with package.json's peerDependencies and the README.
-SDK_OLDEST=1.23.0
+SDK_OLDEST=1.23.0          # the oldest whose McpServer applyErrorPolicy takes
+SDK_LOWLEVEL_OLDEST=1.0.1  # the peer range's end: a low-level Server with the wrappers, toToolResult, classifyError
 SERVER_OLDEST=2.0.0
 ZOD3_OLDEST=3.25.1   # zod 3.25.0 was published without its dist/ and cannot be imported
 ZOD3_LATEST=3.25.76
@@ -121,6 +123,7 @@ started=$SECONDS
 prepare "sdk-$SDK_OLDEST-zod-$ZOD3_OLDEST" "@modelcontextprotocol/sdk@$SDK_OLDEST" "zod@$ZOD3_OLDEST" || exit 1
 prepare "sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST" "@modelcontextprotocol/sdk@$SDK_OLDEST" "zod@$ZOD4_OLDEST" || exit 1
 prepare "sdk-$SDK_LATEST-zod-$ZOD3_LATEST" "@modelcontextprotocol/sdk@$SDK_LATEST" "zod@$ZOD3_LATEST" || exit 1
+prepare "sdk-$SDK_LOWLEVEL_OLDEST" "@modelcontextprotocol/sdk@$SDK_LOWLEVEL_OLDEST" || exit 1
 prepare "server-$SERVER_OLDEST" "@modelcontextprotocol/server@$SERVER_OLDEST" "@modelcontextprotocol/client@$SERVER_OLDEST" || exit 1
 prepare "otel-api-$OTEL_API_OLDEST" "@opentelemetry/api@$OTEL_API_OLDEST" "@opentelemetry/sdk-trace-base@$OTEL_SDK_OLDEST" \
   "@opentelemetry/core@$OTEL_SDK_OLDEST" "@opentelemetry/context-async-hooks@$OTEL_SDK_OLDEST" \
@@ -148,6 +151,10 @@ run_cell "sdk-$SDK_LATEST-zod-$ZOD3_LATEST" 20 "$scratch/sdk-$SDK_LATEST-zod-$ZO
   COMPAT_EXPECT_SDK="$SDK_LATEST" COMPAT_EXPECT_ZOD="$ZOD3_LATEST" -- "${compat_v1[@]}"
 run_cell "sdk-$SDK_OLDEST-node22" 22 "$scratch/sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST" "sdk $SDK_OLDEST (oldest), zod $ZOD4_OLDEST" \
   COMPAT_EXPECT_SDK="$SDK_OLDEST" COMPAT_EXPECT_ZOD="$ZOD4_OLDEST" -- "${compat_v1[@]}"
+
+# ---- the oldest SDK 1.x, pinned by published servers built on the low-level `Server` (no McpServer yet): one focused file
+run_cell "sdk-$SDK_LOWLEVEL_OLDEST" 20 "$scratch/sdk-$SDK_LOWLEVEL_OLDEST" "sdk $SDK_LOWLEVEL_OLDEST (oldest, low-level Server), its zod 3" \
+  COMPAT_EXPECT_SDK="$SDK_LOWLEVEL_OLDEST" -- test/compat/sdk-1.0.1.test.ts
 
 # ---- SDK v2 range ends (the latest is the lock file's, run above)
 run_cell "server-$SERVER_OLDEST" 20 "$scratch/server-$SERVER_OLDEST" "server + client $SERVER_OLDEST (oldest 2.x)" \

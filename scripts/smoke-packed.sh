@@ -3,7 +3,9 @@
 # test/packed/smoke.mjs against it (ESM and CJS, every entry; @opentelemetry/api, the opentelemetry entry's optional peer, too), and type-checks test/packed/types/consumer.ts against the
 # packed declarations under every module resolution a user may have: `module: nodenext` (as an ESM and a CJS file),
 # `moduleResolution: bundler`, and `moduleResolution: node` (node10, `module: commonjs`; it ignores `exports`, so each
-# subpath entry needs its `typesVersions` line in package.json).
+# subpath entry needs its `typesVersions` line in package.json). Then a second fresh project pins
+# @modelcontextprotocol/sdk 1.0.1, as published servers built on the low-level `Server` do: the tarball installs beside
+# it with no peer conflict (no --legacy-peer-deps) and `npm ls` finds nothing invalid.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -12,7 +14,8 @@ rm -f .tmp/mcp-error-policy-*.tgz
 [ -f dist/index.mjs ] || npm run build --silent
 tarball="$root/.tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
 project="$(mktemp -d)"
-trap 'rm -rf "$project"' EXIT
+pinned="$(mktemp -d)"
+trap 'rm -rf "$project" "$pinned"' EXIT
 sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version")"
 zod="$(node -p "require('./node_modules/zod/package.json').version")"
 typescript="$(node -p "require('./node_modules/typescript/package.json').version")"
@@ -33,3 +36,16 @@ npx tsc -p tsconfig.json
 npx tsc -p tsconfig.bundler.json
 npx tsc -p tsconfig.node10.json
 echo "smoke: the packed declarations type-check from ESM and CJS (nodenext), from a bundler and under moduleResolution node (node10)"
+
+cd "$pinned"
+npm init -y >/dev/null
+npm install --no-audit --no-fund --silent --save-exact "@modelcontextprotocol/sdk@1.0.1"
+npm install --no-audit --no-fund --silent "$tarball"
+npm ls --all >/dev/null
+node --input-type=module -e "
+import { createErrorPolicy, toToolResult } from 'mcp-error-policy';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+const sdk = JSON.parse((await import('node:fs')).readFileSync('node_modules/@modelcontextprotocol/sdk/package.json', 'utf8')).version;
+if (sdk !== '1.0.1' || typeof Server !== 'function' || toToolResult(new Error('x'), 't', createErrorPolicy({ logger: () => {} })).isError !== true) process.exit(1);
+"
+echo "smoke: the tarball installs beside a pinned @modelcontextprotocol/sdk 1.0.1 (no peer conflict) and loads with it"

@@ -52,6 +52,13 @@ export interface LogRecord {
   readonly errorName: string;
   /** The thrown value's message: scrubbed, bounded, possibly multi-line (use `message` for one line). */
   readonly errorMessage: string;
+  /**
+   * Report mode (`mode: 'report'`): set on the record of a crash whose own text the client received, which the policy
+   * would have masked. Its level is `warn` and its message starts with `report:`.
+   */
+  readonly report?: true;
+  /** Report mode: where the crash was thrown, its first stack frame (`readGraph (/srv/index.js:42:11)`). */
+  readonly thrownAt?: string;
   /** Stack frames and the cause chain (warn and error records only): scrubbed, controls escaped. */
   readonly stack?: string;
 }

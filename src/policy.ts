@@ -143,6 +143,20 @@ export interface ErrorPolicyOptions {
    */
   readonly maskDeliberateErrors?: boolean;
   /**
+   * `'report'`: for adopting the policy on an existing server, to see what it would mask before it does. A crash (a
+   * failure no rule accepts) then still reaches the client with its own text, as the SDK sends it without the policy,
+   * but scrubbed of secrets and bounded by `maxMessageLength` (a thrown value without a text gets the masked answer);
+   * its one record is at `warn`, marked `report: true`, its line starting with `report:`, and holds the text that
+   * `'enforce'` would replace and where it was thrown (`thrownAt`, the first stack frame). Anticipated failures,
+   * protocol errors, the failure object and the access log are as under `'enforce'`. docs/adopting.md walks it through.
+   * @default 'enforce'
+   * @example
+   * ```ts
+   * createErrorPolicy({ mode: process.env.MCP_ERROR_POLICY === 'report' ? 'report' : 'enforce' });
+   * ```
+   */
+  readonly mode?: 'enforce' | 'report';
+  /**
    * Traces every tool, resource and prompt call the policy runs: `openTelemetry()` of
    * `mcp-error-policy/opentelemetry` (one SERVER span per call, after the OpenTelemetry MCP semantic conventions), or
    * any object implementing {@link PolicyTelemetry}.
@@ -189,6 +203,8 @@ export interface ErrorPolicy {
   readonly draftToolFailure: boolean;
   /** The telemetry, if any. */
   readonly telemetry: PolicyTelemetry | undefined;
+  /** `'report'`: crashes keep their (scrubbed) text and are logged as what the policy would mask; else `'enforce'`. */
+  readonly mode: 'enforce' | 'report';
 }
 
 /**
@@ -216,6 +232,7 @@ const OPTION_CHECKS: readonly Check[] = [
   ['failureObject', 'a boolean', isBoolean],
   ['draftToolFailure', 'a boolean', isBoolean],
   ['telemetry', 'the result of openTelemetry() (an object with a start function)', isPolicyTelemetry],
+  ['mode', "'enforce' or 'report'", (v) => v === 'enforce' || v === 'report'],
 ];
 
 const OPTION_KEYS: readonly string[] = ['rules', 'allowCatchAll', 'logger', 'reauthorize', ...OPTION_CHECKS.map(([key]) => key)];
@@ -364,6 +381,7 @@ export function createErrorPolicy(options: ErrorPolicyOptions = {}): ErrorPolicy
     failureObject: o.failureObject !== false,
     draftToolFailure: o.draftToolFailure === true,
     telemetry: o.telemetry as PolicyTelemetry | undefined,
+    mode: o.mode === 'report' ? 'report' : 'enforce',
   };
   Object.defineProperties(policy, {
     [POLICY_BRAND]: { value: true },

@@ -20,7 +20,8 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 
 /**
  * True for an MCP protocol error: an SDK v2 `ProtocolError` (by its brand), or an error named `McpError` /
- * `ProtocolError` with an integer `code` (SDK v1 and its subclasses such as `UrlElicitationRequiredError`).
+ * `ProtocolError` with an integer `code` (SDK v1 and its subclasses such as `UrlElicitationRequiredError`), or made
+ * by a class named `McpError` with an integer `code` (SDK 1.0.x, whose `McpError` keeps the name `Error`).
  * @example
  * ```ts
  * isProtocolError(new McpError(ErrorCode.InvalidParams, 'bad')); // true, without importing the SDK here
@@ -29,7 +30,8 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
   const name = readString(error, 'name');
-  return (name === 'McpError' || name === 'ProtocolError') && Number.isInteger(readProp(error, 'code'));
+  const named = name === 'McpError' || name === 'ProtocolError' || readString(readProp(error, 'constructor'), 'name') === 'McpError';
+  return named && Number.isInteger(readProp(error, 'code'));
 }
 
 /** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */

@@ -187,15 +187,27 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
 
 /** Logs a failure once (at its level, with its stack unless info) and reports its outcome. */
 export function reportFailure(policy: ErrorPolicy, context: CallContext, classification: Classification, withOutcome = true): void {
-  const { error, level, kind, status } = classification;
+  const { error, kind, status } = classification;
+  // report mode: a crash the client saw is logged as what the policy would mask (warn, `report:`, where it was thrown)
+  const reported = kind === 'crash' && policy.mode === 'report';
+  const level = reported ? 'warn' : classification.level;
   const name = safeName(context, policy);
   try {
     const label = errorLabel(error, policy);
     const errorMessage = safeMessage(error, policy);
     const detail = detailOf(classification, policy);
+    const stack = level === 'info' ? undefined : stackText(error, policy);
+    let message = headline(classification, callLabel(context, name), label, quoteLine(errorMessage), detail);
+    let report: Pick<LogRecord, 'report' | 'thrownAt'> = {};
+    if (reported) {
+      const first = stack?.split('\n', 1)[0]?.trim();
+      const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
+      message = `report: ${callLabel(context, name)} would be masked (reference ${classification.reference}): ${label} ${quoteLine(errorMessage)}${thrownAt === undefined ? '' : ` at ${thrownAt}`}`;
+      report = thrownAt === undefined ? { report: true } : { report: true, thrownAt };
+    }
     write(policy, {
       level,
-      message: headline(classification, callLabel(context, name), label, quoteLine(errorMessage), detail),
+      message,
       kind,
       handler: context.handler,
       name,
@@ -205,7 +217,8 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       ...(kind === 'anticipated' ? { rule: classification.rule.name } : {}),
       ...idsOf(classification),
       ...detail.fields,
-      ...(level === 'info' ? {} : { stack: stackText(error, policy) }),
+      ...report,
+      ...(stack === undefined ? {} : { stack }),
     });
   } catch {
     // building the record failed on a value no reader anticipated: still leave one line

@@ -93,5 +93,8 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   fetchHttpErrorRule,
 ]);
 
+export { httpRulesFor } from './own.js';
+export type { HttpErrorClass } from './own.js';
+
 // The element type of httpRules, the same as the core entry's: so that this entry's declarations name no hidden type.
 export type { AnticipatedLevel, ErrorRule, FailedRequest } from '../rules/rule.js';

@@ -8,7 +8,7 @@ import type { CrashClassification } from '../classify.js';
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';
-import { readProp, readString } from '../kit/read.js';
+import { messageOf, readProp, readString } from '../kit/read.js';
 import type { HandlerKind } from '../log.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
@@ -28,8 +28,15 @@ export function failedCallText(handler: HandlerKind, name: string | undefined, p
   return `${what} ${policy === undefined ? name.slice(0, MAX_NAME_LENGTH) : safeText(name, MAX_NAME_LENGTH, policy.redact)}`;
 }
 
-/** A crash's client text: what failed, the crash's text in dev mode, and the reference. */
+/**
+ * A crash's client text: what failed, the crash's text in dev mode, and the reference. In report mode, the crash's own
+ * text as the SDK would send it (scrubbed, bounded), when it has one.
+ */
 export function crashText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy, crash: CrashClassification): string {
+  if (policy.mode === 'report') {
+    const own = safeText(messageOf(crash.error), policy.maxMessageLength, policy.redact);
+    if (own.trim() !== '') return own;
+  }
   const detail = crash.detail === undefined ? '' : `: ${crash.detail}`;
   return `${failedCallText(handler, name, policy)}${detail} (reference ${crash.reference})`;
 }
