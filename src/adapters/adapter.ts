@@ -1,0 +1,21 @@
+/**
+ * One interface for every server shape `applyErrorPolicy` takes (McpServer of SDK v1 and v2, the low-level `Server`,
+ * frameworks). Each shape is one adapter in its own file under src/adapters/, and only that file reads the shape's
+ * private fields. `applyErrorPolicy` (src/server.ts) checks the policy, keeps one policy per server (a second apply with
+ * the same policy does nothing), then hands the server to the first adapter in its list that accepts it.
+ */
+import type { ErrorPolicy } from '../policy.js';
+
+/** A server shape the policy can be applied to. */
+export interface ServerAdapter {
+  /** The shape, for messages: `McpServer`, `low-level Server`, `FastMCP`. */
+  readonly name: string;
+  /** Whether `value` is a server of this shape (read structurally: no SDK or framework is imported). It must not throw. */
+  accepts(value: unknown): boolean;
+  /**
+   * Puts every handler of `server` (one `accepts` took) under `policy` (resolved: never undefined), now and whenever
+   * the server is given one later. Called at most once per server. Throws an `Error` naming what it does not know
+   * about the server's layout, before changing anything.
+   */
+  apply(server: object, policy: ErrorPolicy): void;
+}
