@@ -29,6 +29,7 @@ import {
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { traceRequest } from './telemetry.js';
 import { signInAnswer } from './wrap/sign-in.js';
+import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 import { callState, observe } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
@@ -351,8 +352,26 @@ function coverRequests(ctx: Context, map: Map<unknown, unknown>): void {
  * server.registerTool('get_sheet', { inputSchema: { name: z.string() } }, async ({ name }) => readSheet(name));
  * ```
  */
-export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S {
-  if (!looksLikeMcpServer(server)) {
+export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S;
+/**
+ * Puts every tool, resource, resource template and prompt added to a FastMCP server (npm `fastmcp`) after the call
+ * under one error policy; its `UserError` is shown as written, like `ToolError`. Apply it to the new instance, before
+ * adding anything: FastMCP keeps what it was given in private fields. Details: docs/frameworks.md.
+ *
+ * @param server - a `FastMCP` that has not started
+ * @param policy - the policy, made by `createErrorPolicy`. Default: `defaultPolicy`.
+ * @returns the same server
+ *
+ * @example
+ * ```ts
+ * const server = applyErrorPolicy(new FastMCP({ name: 'sheets', version: '1.0.0' }), policy);
+ * server.addTool({ name: 'get_sheet', execute: async () => readSheet() });
+ * ```
+ */
+export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: ErrorPolicy): S;
+export function applyErrorPolicy<S extends McpServerLike | FastMcpLike>(server: S, policy?: ErrorPolicy): S {
+  const fastMcp = fastMcpAdapter.accepts(server);
+  if (!fastMcp && !looksLikeMcpServer(server)) {
     throw new TypeError(
       `Expected \`server\` to be an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ${kindOfValue(server)}`,
     );
@@ -363,6 +382,8 @@ export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: Er
     if (applied === resolved) return server;
     throw new Error('applyErrorPolicy: this server already has another policy; apply one policy per server');
   }
+  if (fastMcp) fastMcpAdapter.apply(server, resolved);
+  if (fastMcp) return Object.defineProperty(server, APPLIED, { value: resolved, configurable: true });
   const registries = registriesOf(server);
   if (typeof registries === 'string') throw unknownLayout(server, registries);
   const traced = resolved.onOutcome !== undefined;
