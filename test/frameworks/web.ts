@@ -15,7 +15,11 @@ export function serveFetch(handler: (request: Request) => Promise<Response>): Pr
     const init = { method: req.method ?? 'GET', headers, ...(body === undefined ? {} : { body, duplex: 'half' }) } as RequestInit;
     void handler(new Request(`http://127.0.0.1${req.url ?? '/'}`, init)).then(
       (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
+        const out: Record<string, string> = {};
+        response.headers.forEach((value, key) => {
+          out[key] = value;
+        });
+        res.writeHead(response.status, out);
         if (response.body === null) res.end();
         else Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(res);
       },
