@@ -7,20 +7,25 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { LogRecord } from '../../src/index.js';
 
-/** The scratch directory of `name`, and whether `pkg` is installed there. */
-export function scratchOf(name: string, pkg: string): { dir: string; installed: boolean; skip: boolean } {
+/**
+ * The scratch directory of `name`, and whether its tests skip: `pkg` is not installed there (or the framework needs
+ * Node `minNode` and this is older), and FRAMEWORKS_SCRATCH is not 1.
+ */
+export function scratchOf(name: string, pkg: string, minNode = 20): { dir: string; skip: boolean } {
   const dir = resolve('.tmp/frameworks', name);
-  const installed = existsSync(join(dir, 'node_modules', pkg, 'package.json'));
-  return { dir, installed, skip: !installed && process.env['FRAMEWORKS_SCRATCH'] !== '1' };
+  const runnable = existsSync(join(dir, 'node_modules', pkg, 'package.json')) && Number(process.versions.node.split('.')[0]) >= minNode;
+  return { dir, skip: !runnable && process.env['FRAMEWORKS_SCRATCH'] !== '1' };
 }
 
 /** A framework server running from its scratch install, a client connected to it, and the records it logged. */
 export interface ScratchServer {
-  readonly client: Client;
+  readonly client: { callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown> };
   /** The records logged so far (the server writes each as a `RECORD <json>` line on stderr). */
   records(): LogRecord[];
   /** Waits (up to 10 s) until `count` records have been logged, then returns them and forgets them. */
@@ -28,15 +33,19 @@ export interface ScratchServer {
   close(): Promise<void>;
 }
 
-/** Starts `test/frameworks/servers/<file>` with its imports resolved from `dir`, and connects the real SDK client. */
-export async function startScratchServer(file: string, dir: string): Promise<ScratchServer> {
-  const transport = new StdioClientTransport({
+/**
+ * Starts `test/frameworks/servers/<file>` with its imports resolved from `dir`, and connects the real SDK client: v1's
+ * (`'v1'`), or v2's speaking protocol revision 2026-07-28 (`'2026-07-28'`).
+ */
+export async function startScratchServer(file: string, dir: string, protocol: 'v1' | '2026-07-28' = 'v1'): Promise<ScratchServer> {
+  const params = {
     command: process.execPath,
     args: ['--import', 'tsx', '--import', './test/frameworks/redirect.mjs', join('test/frameworks/servers', file)],
     cwd: process.cwd(),
     env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', FRAMEWORK_DEPS: dir },
-    stderr: 'pipe',
-  });
+    stderr: 'pipe' as const,
+  };
+  const transport = protocol === 'v1' ? new StdioClientTransport(params) : new StdioClientTransportV2(params);
   let text = '';
   let taken = 0;
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -47,8 +56,9 @@ export async function startScratchServer(file: string, dir: string): Promise<Scr
       .split('\n')
       .filter((line) => line.startsWith('RECORD '))
       .map((line) => JSON.parse(line.slice('RECORD '.length)) as LogRecord);
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(transport);
+  const info = { name: 'test-client', version: '1.0.0' };
+  const client = protocol === 'v1' ? new Client(info) : new ClientV2(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(transport as never);
   return {
     client,
     records,

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
-import { referenceIn, textOf } from '../support/calls.js';
+import { REFERENCE, referenceIn, textOf } from '../support/calls.js';
 import { expectCorrelated, failureObject, toolFailure } from '../support/failure.js';
 
 /** The crash text every framework test throws: a server path, which must not reach the client. */
@@ -16,8 +16,11 @@ export function crash(): never {
   throw new Error(CANARY);
 }
 
-/** Whether the answer reaching the client keeps the policy's failure object (`_meta`). */
-export type Meta = 'kept' | 'dropped';
+/**
+ * What the answer reaching the client holds besides its text and isError: `'kept'`, the policy's failure object in
+ * `_meta`; else exactly the fields given (the framework's own `_meta`, or `{}`).
+ */
+export type Meta = 'kept' | Record<string, unknown>;
 
 /** The client's answer to a crash of `tool`: masked, a reference; the one record is an error with its stack. */
 export function expectCrash(answer: unknown, records: readonly LogRecord[], tool: string, meta: Meta = 'kept'): string {
@@ -27,7 +30,7 @@ export function expectCrash(answer: unknown, records: readonly LogRecord[], tool
   if (meta === 'kept') {
     expect(answer).toEqual(toolFailure(text, failureObject('internal', false, { correlationId: reference })));
   } else {
-    expect(answer).toEqual({ content: [{ type: 'text', text }], isError: true });
+    expect(answer).toEqual({ ...meta, content: [{ type: 'text', text }], isError: true });
   }
   expect(JSON.stringify(answer)).not.toContain('/srv/app');
   expect(records).toEqual([
@@ -63,9 +66,9 @@ export function expectShown(
   if (meta === 'kept') {
     expect(answer).toEqual(toolFailure(text, failureObject('tool_error', false)));
   } else {
-    expect(answer).toEqual({ content: [{ type: 'text', text }], isError: true });
+    expect(answer).toEqual({ ...meta, content: [{ type: 'text', text }], isError: true });
   }
-  const correlationId = meta === 'kept' ? expectCorrelated(answer, records[0]) : records[0]?.correlationId;
+  const correlationId = meta === 'kept' ? expectCorrelated(answer, records[0]) : expect.stringMatching(REFERENCE);
   expect(records).toEqual([
     {
       level: 'info',
