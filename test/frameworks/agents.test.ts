@@ -7,43 +7,28 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { createMcpHandler } from 'agents/mcp/server';
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import { applyErrorPolicy, ToolError } from '../../src/index.js';
 import { capture } from '../support/calls.js';
-import type { Listening } from '../support/loopback.js';
-import { crash, expectCrash, expectShown } from './support.js';
-import { serveFetch } from './web.js';
+import { crash, TOOL_ERROR } from './support.js';
+import { describeOverHttp } from './web.js';
 
 const { policy, records } = capture();
 const handler = createMcpHandler(() => {
   const server = applyErrorPolicy(new McpServer({ name: 'sheets', version: '1.0.0' }), policy);
   server.registerTool('crash', {}, () => crash());
   server.registerTool('tool_error', {}, () => {
-    throw new ToolError('Sheet name must not be empty');
+    throw new ToolError(TOOL_ERROR);
   });
   return server;
 });
 
-let listening: Listening;
-let client: Client;
-beforeAll(async () => {
-  listening = await serveFetch((request) => handler.fetch(request));
-  client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${listening.origin}/mcp`)));
-});
-afterAll(async () => {
-  await client.close();
-  await listening.close();
-});
-
-describe('agents createMcpHandler with applyErrorPolicy in its factory', () => {
-  it('masks a crash with a reference (one error record with its stack)', async () => {
-    records.length = 0;
-    expectCrash(await client.callTool({ name: 'crash', arguments: {} }), records, 'crash');
-  });
-
-  it('shows a ToolError (one info record)', async () => {
-    records.length = 0;
-    expectShown(await client.callTool({ name: 'tool_error', arguments: {} }), records, 'tool_error', { name: 'ToolError', message: 'Sheet name must not be empty', rule: 'deliberate' });
-  });
-});
+describeOverHttp(
+  'agents createMcpHandler with applyErrorPolicy in its factory',
+  (request) => handler.fetch(request),
+  async (url) => {
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return client;
+  },
+  records,
+);

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { applyErrorPolicy, classifyError, createErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors } from '../../src/index.js';
 import { capture, referenceIn, rpcError, textOf } from '../support/calls.js';
 import { failureData, failureObject } from '../support/failure.js';
-import { CANARY, crash, expectCrash, expectShown } from './support.js';
+import { CANARY, crash, expectCrash, expectShown, TOOL_ERROR } from './support.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -37,7 +37,7 @@ describe('FastMCP tools', () => {
     const server = applyErrorPolicy(newFastMcp(), policy);
     server.addTool({ name: 'crash', parameters: z.object({ id: z.string() }), execute: async () => crash() });
     server.addTool({ name: 'user_error', execute: async () => { throw new UserError('Sheet "q3" not found'); } });
-    server.addTools([{ name: 'tool_error', execute: async () => { throw new ToolError('Sheet name must not be empty'); } }]);
+    server.addTools([{ name: 'tool_error', execute: async () => { throw new ToolError(TOOL_ERROR); } }]);
     server.addTool({ name: 'ok', execute: async () => 'fine' });
     const client = await connect(server);
 
@@ -45,7 +45,7 @@ describe('FastMCP tools', () => {
     records.length = 0;
     expectShown(await client.callTool({ name: 'user_error', arguments: {} }), records, 'user_error', { name: 'UserError', message: 'Sheet "q3" not found', rule: 'fastmcp-user-error' });
     records.length = 0;
-    expectShown(await client.callTool({ name: 'tool_error', arguments: {} }), records, 'tool_error', { name: 'ToolError', message: 'Sheet name must not be empty', rule: 'deliberate' });
+    expectShown(await client.callTool({ name: 'tool_error', arguments: {} }), records, 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
     records.length = 0;
     expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'fine' }] });
     expect(records).toEqual([]);

@@ -7,7 +7,7 @@
  * revision 2026-07-28 (Mastra 2 refuses older ones).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectCrash, expectShown } from './support.js';
+import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
 import { scratchOf, startScratchServer, type ScratchServer } from './scratch.js';
 
 const { dir, skip } = scratchOf('mastra', '@mastra/mcp', 22);
@@ -29,6 +29,6 @@ describe.skipIf(skip)('Mastra MCPServer with the withPolicy helper', () => {
 
   it('shows a ToolError (one info record)', async () => {
     const answer = await server.client.callTool({ name: 'tool_error', arguments: {} });
-    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: 'Sheet name must not be empty', rule: 'deliberate' }, SERVER_META);
+    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' }, SERVER_META);
   });
 });

@@ -5,7 +5,7 @@
  * from a scratch install, over stdio, with the real SDK client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectCrash, expectShown } from './support.js';
+import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
 import { scratchOf, startScratchServer, type ScratchServer } from './scratch.js';
 
 const { dir, skip } = scratchOf('mcp-framework', 'mcp-framework');
@@ -26,7 +26,7 @@ describe.skipIf(skip)('mcp-framework with a PolicyTool base class', () => {
 
   it('shows a ToolError (one info record)', async () => {
     const answer = await server.client.callTool({ name: 'tool_error', arguments: {} });
-    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: 'Sheet name must not be empty', rule: 'deliberate' });
+    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
   });
 
   it('leaves a success as it was', async () => {

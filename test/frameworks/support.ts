@@ -11,6 +11,9 @@ import { expectCorrelated, failureObject, toolFailure } from '../support/failure
 /** The crash text every framework test throws: a server path, which must not reach the client. */
 export const CANARY = 'Cannot read /srv/app/secrets/config.json';
 
+/** The text of the ToolError every framework test throws. */
+export const TOOL_ERROR = 'Sheet name must not be empty';
+
 /** Throws the crash. */
 export function crash(): never {
   throw new Error(CANARY);

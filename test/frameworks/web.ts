@@ -1,10 +1,14 @@
 /**
- * A web-standard fetch handler (`(request: Request) => Promise<Response>`, what mcp-handler and Hono give) served
- * over node:http on 127.0.0.1, so that a real client reaches it over Streamable HTTP.
+ * A web-standard fetch handler (`(request: Request) => Promise<Response>`, what mcp-handler, Hono and agents give)
+ * served over node:http on 127.0.0.1, so that a real client reaches it over Streamable HTTP; and the suite the
+ * frameworks that hand out an McpServer share.
  */
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { LogRecord } from '../../src/index.js';
 import { listenOnLoopback, type Listening } from '../support/loopback.js';
+import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
 
 /** Serves `handler` on 127.0.0.1; request bodies are streamed through, responses too. */
 export function serveFetch(handler: (request: Request) => Promise<Response>): Promise<Listening> {
@@ -29,4 +33,47 @@ export function serveFetch(handler: (request: Request) => Promise<Response>): Pr
     );
   });
   return listenOnLoopback(server);
+}
+
+/** A connected MCP client of either SDK, as the framework suites use it. */
+interface SuiteClient {
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * The suite every framework that hands out an McpServer gets: `handler` (with tools `crash` and `tool_error` under the
+ * policy whose records are `records`) served on 127.0.0.1, `connect` a real client to its `/mcp` URL, a crash masked
+ * and a ToolError shown, each with one exact record.
+ */
+export function describeOverHttp(
+  title: string,
+  handler: (request: Request) => Promise<Response>,
+  connect: (url: URL) => Promise<SuiteClient>,
+  records: LogRecord[],
+  close: () => Promise<void> = async () => undefined,
+): void {
+  let listening: Listening;
+  let client: SuiteClient;
+  beforeAll(async () => {
+    listening = await serveFetch(handler);
+    client = await connect(new URL(`${listening.origin}/mcp`));
+  });
+  afterAll(async () => {
+    await client.close();
+    await close();
+    await listening.close();
+  });
+
+  describe(title, () => {
+    it('masks a crash with a reference (one error record with its stack)', async () => {
+      records.length = 0;
+      expectCrash(await client.callTool({ name: 'crash', arguments: {} }), records, 'crash');
+    });
+
+    it('shows a ToolError (one info record)', async () => {
+      records.length = 0;
+      expectShown(await client.callTool({ name: 'tool_error', arguments: {} }), records, 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
+    });
+  });
 }
