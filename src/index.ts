@@ -26,6 +26,7 @@ export { withClientVisiblePromptErrors } from './wrap/prompt.js';
 export type { WrapOptions } from './wrap/options.js';
 export { applyErrorPolicy } from './server.js';
 export type { LowLevelServerLike, McpServerLike } from './server.js';
+export type { FastMcpLike } from './adapters/fastmcp.js';
 export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';

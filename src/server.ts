@@ -8,6 +8,7 @@ import { isObjectLike, readProp } from './kit/read.js';
 import type { ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
+import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 
 /**
  * What `applyErrorPolicy` needs to see of an `McpServer`: the public surface that `McpServer` of
@@ -34,7 +35,7 @@ export interface LowLevelServerLike {
 }
 
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
-const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter];
+const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter];
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
@@ -129,11 +130,27 @@ function kindOfValue(value: unknown): string {
 export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S;
 /** {@inheritDoc (applyErrorPolicy:1)} */
 export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy?: ErrorPolicy): S;
-export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike>(server: S, policy?: ErrorPolicy): S {
+/**
+ * Puts every tool, resource, resource template and prompt added to a FastMCP server (npm `fastmcp`) after the call
+ * under one error policy; its `UserError` is shown as written, like `ToolError`. Apply it to the new instance, before
+ * adding anything: FastMCP keeps what it was given in private fields. Details: docs/frameworks.md.
+ *
+ * @param server - a `FastMCP` that has not started
+ * @param policy - the policy, made by `createErrorPolicy`. Default: `defaultPolicy`.
+ * @returns the same server
+ *
+ * @example
+ * ```ts
+ * const server = applyErrorPolicy(new FastMCP({ name: 'sheets', version: '1.0.0' }), policy);
+ * server.addTool({ name: 'get_sheet', execute: async () => readSheet() });
+ * ```
+ */
+export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: ErrorPolicy): S;
+export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
-      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, ' +
+      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, ' +
         `got ${kindOfValue(server)}`,
     );
   }

@@ -159,7 +159,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
   it('takes the low-level Server an McpServer holds, and names what it cannot take', () => {
     const mcp = new McpServer({ name: 'm', version: '1.0.0' });
     expect(applyErrorPolicy(mcp.server)).toBe(mcp.server);
-    const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, got ';
+    const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, got ';
     // @ts-expect-error a framework's object that holds a server
     expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
       new TypeError(`${expected}an object whose \`server\` property is a server (a framework's wrapper?): pass that property, \`applyErrorPolicy(x.server)\`, or see docs/frameworks.md`),
