@@ -22,14 +22,7 @@ WRANGLER=4.164.0
 update=""
 [ "${1:-}" = "--update" ] && update="--update"
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-mkdir -p .tmp
-rm -f .tmp/mcp-error-policy-*.tgz
-[ -f dist/index.mjs ] || npm run build --silent
-tarball="$root/.tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
-project="$(mktemp -d)"
-trap 'rm -rf "$project"' EXIT
+. "$(dirname "$0")/packed-project.sh"
 version() { node -p "require('./node_modules/$1/package.json').version"; }
 sdk="$(version @modelcontextprotocol/sdk)"
 zod="$(version zod)"

@@ -5,14 +5,7 @@
 # `moduleResolution: bundler`, and `moduleResolution: node` (node10, `module: commonjs`; it ignores `exports`, so each
 # subpath entry needs its `typesVersions` line in package.json).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-mkdir -p .tmp
-rm -f .tmp/mcp-error-policy-*.tgz
-[ -f dist/index.mjs ] || npm run build --silent
-tarball="$root/.tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
-project="$(mktemp -d)"
-trap 'rm -rf "$project"' EXIT
+. "$(dirname "$0")/packed-project.sh"
 sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version")"
 zod="$(node -p "require('./node_modules/zod/package.json').version")"
 typescript="$(node -p "require('./node_modules/typescript/package.json').version")"
