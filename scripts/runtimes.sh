@@ -5,6 +5,8 @@
 #   `require`), and a real McpServer under applyErrorPolicy, through the real SDK Client in memory, answers a crash
 #   (masked, reference), a ToolError (shown), a closed port on 127.0.0.1 and an unknown host under .invalid (network
 #   text and failure object) and a missing resource as on Node, one log record each;
+# - Node runs it again bundled by esbuild with process.env.NODE_ENV defined as "development": dev mode stays off unless
+#   the process's NODE_ENV says so;
 # - Deno runs it in a pseudo-terminal without --allow-env (a permission prompt would show there and the call would wait:
 #   the run fails on either), then with NODE_ENV=development and --allow-env=NODE_ENV (dev mode on); Bun both ways too;
 # - workerd runs test/runtimes/worker.mjs under `wrangler dev` on 127.0.0.1 (wrangler needs Node 22: npx node@22), and
@@ -40,6 +42,12 @@ export DENO_DIR="$project/.deno" DENO_NO_UPDATE_CHECK=1 XDG_CONFIG_HOME="$projec
 
 echo "--- Node $(node --version) (the baseline)"
 node check.mjs
+
+echo "--- Node, bundled by esbuild with process.env.NODE_ENV defined as \"development\" (dev mode stays off)"
+"$bin/esbuild" check.mjs --bundle --platform=node --format=esm --define:process.env.NODE_ENV='"development"' \
+  --outfile=bundled.mjs --log-level=warning
+node bundled.mjs
+NODE_ENV=development node bundled.mjs --dev
 
 echo "--- Bun $("$bin/bun" --version)"
 "$bin/bun" check.mjs
