@@ -7,13 +7,7 @@
 # @modelcontextprotocol/sdk 1.0.1, as published servers built on the low-level `Server` do: the tarball installs beside
 # it with no peer conflict (no --legacy-peer-deps) and `npm ls` finds nothing invalid.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-mkdir -p .tmp
-rm -f .tmp/mcp-error-policy-*.tgz
-[ -f dist/index.mjs ] || npm run build --silent
-tarball="$root/.tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tail -n 1)"
-project="$(mktemp -d)"
+. "$(dirname "$0")/packed-project.sh"
 pinned="$(mktemp -d)"
 trap 'rm -rf "$project" "$pinned"' EXIT
 sdk="$(node -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version")"

@@ -69,11 +69,37 @@ export interface CrashClassification {
 /** What {@link classifyError} returns. */
 export type Classification = ProtocolClassification | AnticipatedClassification | CrashClassification;
 
+/** The variable's name, apart from the read: no bundler can replace `readProp(env, NODE_ENV)` with a value of its build. */
+const NODE_ENV = 'NODE_ENV';
+
+/** What `Deno.permissions.querySync` takes and returns, as far as dev mode needs it. */
+type QuerySync = (descriptor: { name: 'env'; variable: string }) => unknown;
+
+/**
+ * NODE_ENV as the running process has it now, read where that cannot block, or `undefined`:
+ * - on workerd (`navigator.userAgent` is `Cloudflare-Workers`), never: wrangler writes `"development"` into the bundle
+ *   under `wrangler dev`, so no environment says there whether crash texts may reach the client;
+ * - on Deno, only when env access to `NODE_ENV` is already granted (`Deno.permissions.querySync` never prompts;
+ *   reading `process.env` would, and the call would wait for the answer);
+ * - elsewhere, from `process.env`, read by name at run time, never as a value a bundler inlined.
+ */
+function runtimeNodeEnv(): string | undefined {
+  if (readProp(readProp(globalThis, 'navigator'), 'userAgent') === 'Cloudflare-Workers') return undefined;
+  const permissions = readProp(readProp(globalThis, 'Deno'), 'permissions');
+  const querySync = readProp(permissions, 'querySync');
+  if (typeof querySync === 'function') {
+    const status = (querySync as QuerySync).call(permissions, { name: 'env', variable: NODE_ENV });
+    if (readProp(status, 'state') !== 'granted') return undefined;
+  }
+  const value = readProp(readProp(readProp(globalThis, 'process'), 'env'), NODE_ENV);
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Whether dev mode is on for this policy now. */
 function crashDetailsExposed(policy: ErrorPolicy): boolean {
   if (policy.exposeCrashDetails !== undefined) return policy.exposeCrashDetails;
   try {
-    return typeof process === 'object' && process.env.NODE_ENV === 'development';
+    return runtimeNodeEnv() === 'development';
   } catch {
     return false;
   }

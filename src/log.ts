@@ -106,12 +106,16 @@ function method(logger: object, level: LogLevel): LevelMethod {
   return readProp(logger, level) as LevelMethod;
 }
 
-/** Writes to stderr: `[mcp-error-policy] ERROR tool "x" crashed ...` followed by the stack lines. */
+/**
+ * Writes to stderr: `[mcp-error-policy] ERROR tool "x" crashed ...` followed by the stack lines. Where there is no
+ * `process.stderr` (workerd), the record goes to the console method of its level (`console.info`, `console.warn`,
+ * `console.error`).
+ */
 export const stderrSink: LogSink = (record) => {
-  const line = `[mcp-error-policy] ${record.level.toUpperCase()} ${formatRecord(record)}\n`;
+  const text = `[mcp-error-policy] ${record.level.toUpperCase()} ${formatRecord(record)}`;
   const stderr = typeof process === 'object' ? process.stderr : undefined;
-  if (stderr !== undefined && typeof stderr.write === 'function') stderr.write(line);
-  else console.error(line);
+  if (stderr !== undefined && typeof stderr.write === 'function') stderr.write(`${text}\n`);
+  else console[record.level](text);
 };
 
 /**

@@ -92,7 +92,13 @@ export interface ErrorPolicyOptions {
   readonly redact?: (text: string) => string;
   /**
    * Dev mode: show a crash's (scrubbed) message to the client, beside the reference.
-   * @default true only when `process.env.NODE_ENV` is exactly `'development'` at the time of the failure
+   *
+   * Unset, it is read at the time of each crash from the running process, never from a value a bundler wrote into
+   * the code (`process.env.NODE_ENV` replaced at build time does not turn it on), and without blocking: on Deno only
+   * when env access to `NODE_ENV` is already granted (no permission prompt), and on Cloudflare Workers (workerd)
+   * never, since `wrangler dev` sets `NODE_ENV` to `'development'` for every bundle: set it there explicitly.
+   * @default true only when the process's `NODE_ENV` is exactly `'development'` at the time of the failure; on
+   * Cloudflare Workers, and on Deno without env access to `NODE_ENV`, false
    * @example
    * ```ts
    * createErrorPolicy({ exposeCrashDetails: process.env.MY_SERVER_DEBUG === '1' });

@@ -1,5 +1,8 @@
-/** The `code` of Node, undici and node-fetch errors: the network failure codes among them, timeouts and aborts. */
-import { readString } from './read.js';
+/**
+ * The `code` of Node, undici and node-fetch errors: the network failure codes among them, timeouts and aborts; and the
+ * code of the network failures that Deno and workerd throw without one.
+ */
+import { hasKey, readProp, readString } from './read.js';
 
 /** What a code looks like: `ECONNREFUSED`, `UND_ERR_SOCKET`, `ABORT_ERR`, `TimeoutError`. Anything else is not echoed. */
 const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_]{1,40}$/;
@@ -54,6 +57,7 @@ export const NETWORK_CODES = [
   'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_INFO',
+  'CONNECTION_LOST',
 ] as const;
 
 /** A string for each member of the tuple `T`. */
@@ -90,6 +94,7 @@ const NETWORK_WORDS: StringEach<typeof NETWORK_CODES> = [
   'request length mismatch', // UND_ERR_REQ_CONTENT_LENGTH_MISMATCH
   'response length mismatch', // UND_ERR_RES_CONTENT_LENGTH_MISMATCH
   'network error', // UND_ERR_INFO
+  'connection lost', // CONNECTION_LOST (workerd's `Network connection lost.`)
 ];
 
 /**
@@ -114,6 +119,58 @@ function isUndiciCode(code: string | undefined, timeout: boolean): boolean {
 /** True for a network failure's code: the known system codes and undici's, timeouts excepted. */
 export function isNetworkCode(code: string | undefined): code is string {
   return code !== undefined && ((NETWORK_CODES as readonly string[]).includes(code) || isUndiciCode(code, false));
+}
+
+/**
+ * Linux errno numbers as Rust's `std::io::Error` prints them at the end of a message (`(os error 111)`): Deno's
+ * `fetch` gives its network failures no code, only such a message on the cause of its `TypeError: fetch failed`.
+ */
+const OS_ERROR_CODES: ReadonlyMap<string, string> = new Map([
+  ['111', 'ECONNREFUSED'],
+  ['104', 'ECONNRESET'],
+  ['110', 'ETIMEDOUT'],
+  ['113', 'EHOSTUNREACH'],
+  ['101', 'ENETUNREACH'],
+]);
+
+/** The end of a Rust I/O error's message: `Connection refused (os error 111)`. */
+const OS_ERROR = /\(os error (\d{1,5})\)$/;
+
+/**
+ * The network code of an error that has no `code`, from the two runtimes that throw such errors (shapes captured from
+ * Deno 2.9 and workerd by scripts/runtimes.sh, which checks them again against the live runtimes):
+ * - Deno's `fetch` cause: `error sending request for url (<url>): client error (Connect): tcp connect error:
+ *   Connection refused (os error 111)` (the errno, Linux numbering), or `... dns error: failed to lookup address
+ *   information: Name or service not known` (`ENOTFOUND`; `Temporary failure in name resolution` is `EAI_AGAIN`);
+ * - workerd's `Error: Network connection lost.` with its own `remote: true` and `retryable: true`
+ *   (`CONNECTION_LOST`). workerd's `internal error; reference = <id>` is not one: it is what a failed DNS lookup
+ *   throws there, and also what any internal failure of a service binding or a Durable Object throws, with the same
+ *   `remote: true`; it stays a crash.
+ */
+function codelessNetworkCode(error: unknown): string | undefined {
+  if (hasKey(error, 'code')) return undefined;
+  const message = readString(error, 'message');
+  if (message === undefined) return undefined;
+  const osError = OS_ERROR.exec(message);
+  if (osError !== null) return OS_ERROR_CODES.get(osError[1] ?? '');
+  if (message.includes(': dns error: ')) return message.endsWith('Temporary failure in name resolution') ? 'EAI_AGAIN' : 'ENOTFOUND';
+  const lost = message === 'Network connection lost.' && readProp(error, 'remote') === true && readProp(error, 'retryable') === true;
+  return lost ? 'CONNECTION_LOST' : undefined;
+}
+
+/**
+ * The error's network failure code: its string `code` when that is one (Node, undici, Bun), else the code read from
+ * a codeless Deno or workerd network failure; `undefined` for anything else.
+ *
+ * @example
+ * ```ts
+ * networkCode(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })); // 'ECONNREFUSED'
+ * networkCode(new Error('... tcp connect error: Connection refused (os error 111)')); // 'ECONNREFUSED'
+ * ```
+ */
+export function networkCode(error: unknown): string | undefined {
+  const code = stringCode(error);
+  return isNetworkCode(code) ? code : codelessNetworkCode(error);
 }
 
 /**
