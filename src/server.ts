@@ -13,7 +13,6 @@ import {
   CALLBACK_REQUESTS,
   REGISTRATION_METHODS,
   callbackSlotOf,
-  clientTakesUrlElicitation,
   isDisabled,
   listRegistrations,
   looksLikeMcpServer,
@@ -28,7 +27,7 @@ import {
 } from './sdk.js';
 import { CRASH, statusOfRejection, statusOfResult } from './status.js';
 import { traceRequest } from './telemetry.js';
-import { signInAnswer } from './wrap/sign-in.js';
+import { signInAnswer, signInMode } from './wrap/sign-in.js';
 import { callState, observe } from './wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from './wrap/guard.js';
 import { withClientVisiblePromptErrors } from './wrap/prompt.js';
@@ -59,7 +58,7 @@ interface Context {
   readonly policy: ErrorPolicy;
   /** Whether the access log is on: wrappers then claim their calls, and calls the SDK rejects are counted here. */
   readonly traced: boolean;
-  /** Whether the policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
+  /** Whether the policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with a URL elicitation. */
   readonly elicits: boolean;
   readonly registries: Registries;
   readonly server: object;
@@ -242,12 +241,9 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
     const [request, extra] = args;
     const answer = (): unknown => {
       const result = handler.apply(this, args);
-      if (!signsIn || !clientTakesUrlElicitation(ctx.server)) return result;
-      return Promise.resolve(result).then((value) => {
-        const signIn = signInAnswer(extra, value);
-        if (signIn !== undefined) throw signIn;
-        return value;
-      });
+      const mode = signsIn ? signInMode(ctx.server, extra) : undefined;
+      if (mode === undefined) return result;
+      return Promise.resolve(result).then((value) => signInAnswer(mode, extra, value));
     };
     // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler and the sign-in answer
     if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
