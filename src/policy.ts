@@ -65,9 +65,10 @@ export interface ErrorPolicyOptions {
    * @example
    * ```ts
    * createErrorPolicy({
+   *   // a URL of the user's own; the state finds the user and the elicitation when the sign-in completes
    *   reauthorize: (_error, { authInfo, elicitationId }) => ({
    *     text: 'Sign in to Acme again.',
-   *     url: `https://acme.example/login?state=${signInState(authInfo?.clientId, elicitationId)}`,
+   *     url: `https://acme.example/login?user=${authInfo?.clientId ?? ''}&state=${elicitationId}`,
    *   }),
    * });
    * ```
