@@ -2,7 +2,7 @@
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
  */
-import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization } from './policy.js';
+import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization, type ReauthorizeCall } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
 import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
@@ -120,9 +120,20 @@ function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
-/** The policy's `reauthorize` for this error, as `{ text, url }` (a URL only when valid), or undefined for none. */
-function reauthorizationOf(policy: ErrorPolicy, error: unknown): Reauthorization | undefined {
-  const value = valueFor<unknown>(policy.reauthorize, error);
+/** What a call tells a `reauthorize` function beside the elicitation id (read only when the function is asked). */
+export type CallFacts = () => Omit<ReauthorizeCall, 'elicitationId'>;
+
+/** The policy's `reauthorize` for this error and call, as `{ text, url }` (a URL only when valid), or undefined for none. */
+function reauthorizationOf(policy: ErrorPolicy, error: unknown, elicitationId: string, facts: CallFacts | undefined): Reauthorization | undefined {
+  const { reauthorize } = policy;
+  let value: unknown = reauthorize;
+  if (typeof reauthorize === 'function') {
+    try {
+      value = reauthorize(error, { ...facts?.(), elicitationId });
+    } catch {
+      return undefined;
+    }
+  }
   if (typeof value === 'string') return value === '' ? undefined : { text: value };
   const text = readProp(value, 'text');
   if (typeof text !== 'string' || text === '') return undefined;
@@ -153,6 +164,11 @@ function crash(error: unknown, policy: ErrorPolicy | undefined): CrashClassifica
  * ```
  */
 export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolicy): Classification {
+  return classifyCall(error, policy, undefined);
+}
+
+/** {@link classifyError} for a handler call: `facts` tells a `reauthorize` function about the call. */
+export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFacts | undefined): Classification {
   try {
     if (isProtocolError(error)) {
       const code = protocolCode(error);
@@ -167,7 +183,7 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
     let message = safeText(text, policy.maxMessageLength, policy.redact);
     const failure = anticipatedFailure(rule, matched, error);
     if (failure.retryAfterMs !== undefined) message = `${asSentence(message)} ${retryText(failure.retryAfterMs)}`;
-    const reauthorization = reauthorize ? reauthorizationOf(policy, matched) : undefined;
+    const reauthorization = reauthorize ? reauthorizationOf(policy, matched, failure.correlationId, facts) : undefined;
     if (reauthorization !== undefined) {
       // the text, then the URL unless the text already holds it
       const { text, url } = reauthorization;

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { createErrorPolicy, defaultPolicy } from './policy.js';
-export type { ErrorPolicy, ErrorPolicyOptions, Reauthorization } from './policy.js';
+export type { CallAuthInfo, ErrorPolicy, ErrorPolicyOptions, Reauthorization, Reauthorize, ReauthorizeCall } from './policy.js';
 export type { FailureInfo } from './failure.js';
 export type {
   PolicyTelemetry,

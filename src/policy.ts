@@ -49,18 +49,31 @@ export interface ErrorPolicyOptions {
   readonly logger?: PolicyLogger;
   /**
    * What to tell the client when a failure's rule has `reauthorize: true`, such as a revoked refresh token: a text, or
-   * `{ text, url }` with the `http:` or `https:` address where the user signs in again, or a function of the accepted
-   * error returning either (or `undefined` for nothing). The text is appended to the client text after a blank line,
-   * followed by the URL. Under `applyErrorPolicy`, a client that declared URL-mode elicitation
-   * (`capabilities.elicitation.url`) gets, for a tool call, the SDK's `UrlElicitationRequiredError` (-32042) for
-   * that URL with the text as its message instead, so that it can open the sign-in page.
+   * `{ text, url }` with the `http:` or `https:` address where the user signs in again, or a function returning either
+   * (or `undefined` for nothing). The function gets the accepted error and the call ({@link ReauthorizeCall}: its
+   * session id, auth info, tool name and the elicitation id), so that a server with many users can give each one a
+   * sign-in URL of their own, with state that ties the sign-in to the elicitation. The text is appended to the client
+   * text after a blank line, followed by the URL. Under `applyErrorPolicy`, for a tool call, a client that declared
+   * URL-mode elicitation gets instead, on the 2025-11-25 revision, the SDK's `UrlElicitationRequiredError` (-32042)
+   * for that URL; on 2026-07-28 (SDK v2), an input-required result with one URL elicitation (what
+   * `inputRequired.elicitUrl` builds). Its id is the failure's correlation id.
    * @default no text
    * @example
    * ```ts
    * createErrorPolicy({ reauthorize: { text: 'Sign in to Acme again.', url: 'https://acme.example/login' } });
    * ```
+   * @example
+   * ```ts
+   * createErrorPolicy({
+   *   // a URL of the user's own; the state finds the user and the elicitation when the sign-in completes
+   *   reauthorize: (_error, { authInfo, elicitationId }) => ({
+   *     text: 'Sign in to Acme again.',
+   *     url: `https://acme.example/login?user=${authInfo?.clientId ?? ''}&state=${elicitationId}`,
+   *   }),
+   * });
+   * ```
    */
-  readonly reauthorize?: string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined);
+  readonly reauthorize?: string | Reauthorization | Reauthorize;
   /**
    * Called before each handler call. While it returns a message (the server runs without usable credentials), no
    * handler runs: the client gets that message, and the access log status 401.
@@ -175,6 +188,48 @@ export interface ErrorPolicyOptions {
   readonly telemetry?: PolicyTelemetry;
 }
 
+/** The validated credentials the transport passed with a call (the SDKs' `AuthInfo`), as far as a policy reads them. */
+export interface CallAuthInfo {
+  /** The access token. */
+  readonly token?: string;
+  /** The OAuth client the token was issued to. */
+  readonly clientId?: string;
+  /** The token's scopes. */
+  readonly scopes?: readonly string[];
+  /** When the token expires, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** Whatever else the server's token verification put there (a user id, say). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** The call whose failure asks for a sign-in: what a `reauthorize` function gets beside the error. */
+export interface ReauthorizeCall {
+  /** The sign-in elicitation's id: the failure's correlation id (in the failure object and the log record too). */
+  readonly elicitationId: string;
+  /** What kind of handler failed (unknown to `classifyError`). */
+  readonly kind?: 'tool' | 'resource' | 'prompt';
+  /** The tool or prompt name, or the resource URI, when known. */
+  readonly name?: string;
+  /** The MCP session id, on transports with sessions (Streamable HTTP on 2025-11-25; none on 2026-07-28). */
+  readonly sessionId?: string;
+  /** The validated credentials the transport passed with the request (`authInfo`), when it did. */
+  readonly authInfo?: CallAuthInfo;
+}
+
+/**
+ * A `reauthorize` function: the re-authorization for an accepted error and its call. One that throws, or returns
+ * anything else than a non-empty text or `{ text, url }`, gives no re-authorization; a URL that is not `http:` or
+ * `https:` is left out.
+ * @example
+ * ```ts
+ * const reauthorize: Reauthorize = (_error, call) => ({
+ *   text: 'Sign in to Acme again.',
+ *   url: `https://acme.example/login?state=${encodeURIComponent(call.elicitationId)}`,
+ * });
+ * ```
+ */
+export type Reauthorize = (error: unknown, call: ReauthorizeCall) => string | Reauthorization | undefined;
+
 /** Where a user signs in again, and what to tell them: a `reauthorize` value. */
 export interface Reauthorization {
   /** The text shown to the user (or the elicitation's message). */
@@ -190,7 +245,7 @@ export interface ErrorPolicy {
   /** The allowlist, in order. */
   readonly rules: readonly ErrorRule[];
   /** Re-authorization text, `{ text, url }` or function, if any. */
-  readonly reauthorize: string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined) | undefined;
+  readonly reauthorize: string | Reauthorization | Reauthorize | undefined;
   /** The degraded-start check, if any. */
   readonly degraded: (() => string | undefined) | undefined;
   /** Longest client text. */

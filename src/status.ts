@@ -15,6 +15,14 @@ export const RESOURCE_NOT_FOUND_CODE = -32002;
 /** MCP "URL elicitation required" (2025-11-25): the client should open a URL, then retry. */
 export const URL_ELICITATION_REQUIRED_CODE = -32042;
 
+/**
+ * The codes of a request the caller got wrong: JSON-RPC's parse error, invalid request, method not found and invalid
+ * params, MCP's resource not found (2025-11-25), and the 2026-07-28 revision's header mismatch (-32020), missing
+ * required client capability (-32021) and unsupported protocol version (-32022), as `@modelcontextprotocol/server`
+ * 2.x numbers them.
+ */
+export const CALLER_ERROR_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, RESOURCE_NOT_FOUND_CODE, -32020, -32021, -32022]);
+
 /** A successful call. */
 const OK = 200;
 /** A crash, or an anticipated failure whose rule gives no status. */
@@ -42,6 +50,9 @@ export function statusOfProtocolCode(code: number): number {
     case -32700: // parse error
     case -32600: // invalid request
     case -32602: // invalid params
+    case -32020: // header mismatch (2026-07-28)
+    case -32021: // missing required client capability (2026-07-28)
+    case -32022: // unsupported protocol version (2026-07-28)
       return 400;
     case -32601: // method not found
     case RESOURCE_NOT_FOUND_CODE:

@@ -17,7 +17,7 @@ import { isObjectLike, isRecord, messageOf, readProp, readString } from './kit/r
 import { crashException, MAX_NAME_LENGTH } from './report.js';
 import { safeText } from './scrub.js';
 import { isProtocolError } from './protocol.js';
-import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
+import { CALLER_ERROR_CODES, INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from './status.js';
 import { protocolVersionOf } from './sdk.js';
 import { callState, handledIn, keepFirst, observe, requestOf } from './wrap/calls.js';
 import { failedCallText, firstTextOf } from './wrap/meta.js';
@@ -85,11 +85,19 @@ export interface TelemetryResult {
   /** The JSON-RPC error code of the response, as a string, when it is an error response. */
   readonly rpcCode?: string;
   /**
+   * Set when `rpcCode` says the caller got the request wrong (-32700, -32600, -32601, -32602, -32002, and the
+   * 2026-07-28 revision's -32020, -32021, -32022): for the server, no error of its own.
+   */
+  readonly callerError?: true;
+  /**
    * A description safe for any backend: the client text for anticipated failures, the masked text (with the reference)
    * for crashes, never a crash's own text.
    */
   readonly description?: string;
-  /** What the policy decided, for failures. */
+  /**
+   * What the policy decided, for failures; also, without `errorType`, for a sign-in answered with an input-required
+   * result (2026-07-28), which is a result, not an error.
+   */
   readonly failure?: TelemetryFailure;
   /** Crashes only: the scrubbed exception. */
   readonly exception?: TelemetryException;
@@ -138,6 +146,9 @@ const TRACE = Symbol('mcp-error-policy.trace');
 function traceOfHandle(handle: TelemetryCallHandle | undefined): Trace | undefined {
   return (handle as { [TRACE]?: Trace } | undefined)?.[TRACE];
 }
+
+/** The protocol version in a 2026-07-28 request's `_meta` envelope. */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** Longest trace-context value read from `_meta`. */
 const MAX_CARRIER_VALUE = 1024;
@@ -193,12 +204,17 @@ function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult
   // only an answer a wrapper made (or a protocol error) has text the policy vouches for
   const made = handled !== undefined;
   const safe = (text: string | undefined): string | undefined => (text === undefined ? undefined : safeText(text, policy.maxMessageLength, policy.redact));
-  if (!threw && readProp(value, 'isError') !== true) return {};
+  if (!threw && readProp(value, 'isError') !== true) {
+    // a sign-in answered with an input-required result (src/wrap/sign-in.ts): a result, but the call did not run
+    return made && classification !== undefined ? { failure: failureOf(classification) } : {};
+  }
   let rpcCode: string | undefined;
+  let callerError = false;
   if (threw) {
     const thrownCode = readProp(value, 'code');
     const code = Number.isSafeInteger(thrownCode) ? (thrownCode as number) : INTERNAL_ERROR_CODE;
     rpcCode = String(trace.v2 && code === RESOURCE_NOT_FOUND_CODE ? INVALID_PARAMS_CODE : code);
+    callerError = CALLER_ERROR_CODES.has(code);
   }
   let description: string | undefined;
   // a crash's answer shows what failed and the reference (when dev mode is off)
@@ -208,6 +224,7 @@ function resultOf(trace: Trace, threw: boolean, value: unknown): TelemetryResult
   else description = 'Internal error';
   const out: { -readonly [K in keyof TelemetryResult]: TelemetryResult[K] } = { errorType: rpcCode ?? 'tool_error', failure: failureOf(classification) };
   if (rpcCode !== undefined) out.rpcCode = rpcCode;
+  if (callerError) out.callerError = true;
   if (description !== undefined) out.description = description;
   if (classification?.kind === 'crash') out.exception = crashException(policy, classification.error);
   return out;
@@ -253,7 +270,9 @@ function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, { kind, name
   if (requestId !== undefined) call.requestId = requestId;
   const sessionId = readString(request, 'sessionId');
   if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
-  if (protocolVersion !== undefined) call.protocolVersion = protocolVersion.slice(0, 64);
+  // the request's own revision (2026-07-28 envelope) when the caller does not know the negotiated one
+  const version = protocolVersion ?? readString(v2 ? readProp(mcpReq, '_meta') : readProp(request, '_meta'), PROTOCOL_VERSION_KEY);
+  if (version !== undefined) call.protocolVersion = version.slice(0, 64);
   let handle: TelemetryCallHandle | undefined;
   try {
     handle = telemetry.start(call);

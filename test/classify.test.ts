@@ -18,6 +18,7 @@ import {
   type FailureFacts,
   type FailureInfo,
   type Reauthorization,
+  type ReauthorizeCall,
 } from '../src/index.js';
 import { MAX_CHAIN_NODES } from '../src/kit/chain.js';
 import { REFERENCE } from './support/calls.js';
@@ -336,7 +337,9 @@ describe('the failure object types', () => {
     expectTypeOf<FailureFacts>().toEqualTypeOf<{ readonly code?: string | undefined; readonly retryable?: boolean | undefined; readonly retryAfterMs?: number | undefined }>();
     expectTypeOf<NonNullable<ErrorRule['failure']>>().toEqualTypeOf<FailureFacts | ((error: unknown) => FailureFacts | undefined)>();
     expectTypeOf<Reauthorization>().toEqualTypeOf<{ readonly text: string; readonly url?: string | undefined }>();
-    expectTypeOf<NonNullable<ErrorPolicyOptions['reauthorize']>>().toEqualTypeOf<string | Reauthorization | ((error: unknown) => string | Reauthorization | undefined)>();
+    expectTypeOf<NonNullable<ErrorPolicyOptions['reauthorize']>>().toEqualTypeOf<string | Reauthorization | ((error: unknown, call: ReauthorizeCall) => string | Reauthorization | undefined)>();
+    // a function of the error alone (before the call was given) still fits
+    expectTypeOf<(error: unknown) => Reauthorization>().toMatchTypeOf<NonNullable<ErrorPolicyOptions['reauthorize']>>();
     expectTypeOf<ErrorPolicyOptions['failureObject']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<ErrorPolicyOptions['draftToolFailure']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<Pick<DeliberateErrorOptions, 'code' | 'retryable' | 'retryAfterMs'>>().toEqualTypeOf<{ readonly code?: string; readonly retryable?: boolean; readonly retryAfterMs?: number }>();

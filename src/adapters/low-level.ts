@@ -6,16 +6,16 @@
  */
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
-import { readProp } from '../kit/read.js';
+import { isObjectLike, readProp } from '../kit/read.js';
 import { traceRequest } from '../telemetry.js';
 import { bindGuard, type Binding } from '../wrap/guard.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
 import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { withClientVisibleResourceErrors } from '../wrap/resource.js';
-import { signInAnswer } from '../wrap/sign-in.js';
+import { signInAnswer, signInMode } from '../wrap/sign-in.js';
 import { withClientVisibleErrors } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
-import { clientTakesUrlElicitation, coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
+import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -38,16 +38,14 @@ export function elicitsSignIn(policy: ErrorPolicy): boolean {
 }
 
 /**
- * A tool call's answer (`result`, what the handler returned) as the -32042 error when the wrapper answered a failure
- * that asks for a sign-in and the client of `low` takes URL elicitation; else `result` as it is.
+ * A tool call's answer (`result`, what the handler returned) as a sign-in the client can follow (the -32042 error, or
+ * on 2026-07-28 an input-required result) when the wrapper answered a failure that asks for a sign-in and the client
+ * of `low` takes URL elicitation; else `result` as it is.
  */
 export function withSignIn(result: unknown, extra: unknown, low: unknown): unknown {
-  if (!clientTakesUrlElicitation(low)) return result;
-  return Promise.resolve(result).then((value) => {
-    const signIn = signInAnswer(extra, value);
-    if (signIn !== undefined) throw signIn;
-    return value;
-  });
+  const mode = isObjectLike(low) ? signInMode(low, extra) : undefined;
+  if (mode === undefined) return result;
+  return Promise.resolve(result).then((value) => signInAnswer(mode, extra, value));
 }
 
 /** A low-level request handler under the policy: one wrapper around the whole handler, named by the request. */

@@ -101,6 +101,13 @@ function delegateOf(provider: TracerProvider): TracerProvider {
   return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
 }
 
+/** The first protocol revision without sessions (revisions are ISO dates: later ones sort after it). */
+const FIRST_SESSIONLESS_REVISION = '2026-07-28';
+
+function isSessionless(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && protocolVersion >= FIRST_SESSIONLESS_REVISION;
+}
+
 /** Attributes of the span and of the histogram, per the convention. */
 function callAttributes(call: TelemetryCall): Attributes {
   const attributes: Attributes = { 'mcp.method.name': call.method };
@@ -140,11 +147,13 @@ function failureAttributes(result: TelemetryResult): Attributes {
  * - The handler runs inside the span's context, so spans of the libraries it calls nest under it.
  * - Attributes: `mcp.method.name`, `gen_ai.tool.name` and `gen_ai.operation.name` = `execute_tool` (tools),
  *   `gen_ai.prompt.name` (prompts), `mcp.resource.uri` (resources), `jsonrpc.request.id`, `mcp.session.id`,
- *   `mcp.protocol.version` where known; on failure `error.type` (`tool_error` for an isError tool result, else the
- *   JSON-RPC code, such as `-32002`), `rpc.response.status_code` (JSON-RPC errors), status ERROR with a safe
- *   description, and `mcp_error_policy.failure.kind`, `.rule`, `.failure.code`, `.failure.retryable`,
- *   `.correlation_id`, `.reference`. A crash alone gets an `exception` event (scrubbed); its own text is in no
- *   attribute and no status.
+ *   `mcp.protocol.version` where known (no `mcp.session.id` on 2026-07-28, which has no sessions); on failure
+ *   `error.type` (`tool_error` for an isError tool result, else the JSON-RPC code, such as `-32603`),
+ *   `rpc.response.status_code` (JSON-RPC errors), status ERROR with a safe description, and
+ *   `mcp_error_policy.failure.kind`, `.rule`, `.failure.code`, `.failure.retryable`, `.correlation_id`, `.reference`.
+ *   A caller's error (-32700, -32600, -32601, -32602, -32002, -32020, -32021, -32022) gets `rpc.response.status_code`
+ *   and the `mcp_error_policy.*` attributes only: no `error.type`, no error status. A crash alone gets an `exception`
+ *   event (scrubbed); its own text is in no attribute and no status.
  *
  * @param options - `tracerProvider`, `meterProvider` (default: the global ones), `recordExceptions`
  * @returns the value of a policy's `telemetry` option
@@ -217,14 +226,15 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
       end: (result) => {
         if (ended) return;
         ended = true;
-        const failed = result.errorType !== undefined;
+        // a caller's error (invalid params, unknown method, ...) is no error of the server: its code, no error status
+        const failed = result.errorType !== undefined && result.callerError !== true;
         const errorAttributes: Attributes = {};
         if (failed) errorAttributes['error.type'] = result.errorType;
         if (result.rpcCode !== undefined) errorAttributes['rpc.response.status_code'] = result.rpcCode;
         if (span !== undefined) {
+          span.setAttributes(errorAttributes);
+          if (result.failure !== undefined) span.setAttributes(failureAttributes(result));
           if (failed) {
-            span.setAttributes(errorAttributes);
-            span.setAttributes(failureAttributes(result));
             span.setStatus(result.description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: result.description });
             if (exceptions && result.exception !== undefined) {
               span.addEvent('exception', {
@@ -238,7 +248,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
         }
         if (durations !== undefined) {
           const attributes = callAttributes(call);
-          if (failed) Object.assign(attributes, errorAttributes);
+          Object.assign(attributes, errorAttributes);
           durations.record((performance.now() - startedAt) / 1000, attributes);
         }
       },
@@ -256,7 +266,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): PolicyTelemet
       const attributes: Attributes = callAttributes(call);
       if (call.uri !== undefined) attributes['mcp.resource.uri'] = call.uri;
       if (call.requestId !== undefined) attributes['jsonrpc.request.id'] = call.requestId;
-      if (call.sessionId !== undefined) attributes['mcp.session.id'] = call.sessionId;
+      // the 2026-07-28 revision has no sessions: the convention sets no session id for it
+      if (call.sessionId !== undefined && !isSessionless(call.protocolVersion)) attributes['mcp.session.id'] = call.sessionId;
       const name = call.target === undefined || call.method === 'resources/read' ? call.method : `${call.method} ${call.target}`;
       span = spans.startSpan(name, links.length === 0 ? { kind: SpanKind.SERVER, attributes } : { kind: SpanKind.SERVER, attributes, links }, parent);
       callContext = trace.setSpan(parent, span);

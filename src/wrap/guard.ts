@@ -7,7 +7,7 @@
  * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
-import { classifyError, type Classification } from '../classify.js';
+import { classifyCall, type Classification } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
 import type { HandlerKind } from '../log.js';
 import { defaultPolicy, type ErrorPolicy } from '../policy.js';
@@ -16,6 +16,7 @@ import { now, reportDegraded, reportFailure, reportOutcome, type CallContext } f
 import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
+import { callFacts } from './sign-in.js';
 import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
@@ -27,8 +28,11 @@ const CONTROL = Symbol('mcp-error-policy.control');
 /** How one kind of handler answers a failure on the wire. */
 export interface WireShape<R> {
   readonly handler: HandlerKind;
-  /** The answer to a failure (a result to return, or an error to throw). Protocol errors never reach it. */
-  answer(classification: Classification, name: string | undefined, policy: ErrorPolicy): R;
+  /**
+   * The answer to a failure (a result to return, or an error to throw). Protocol errors never reach it. `request`:
+   * the SDK's per-request context of the call, when known.
+   */
+  answer(classification: Classification, name: string | undefined, policy: ErrorPolicy, request?: object): R;
   /** The answer while degraded, with its failure object. */
   answerDegraded(message: string, name: string | undefined, policy: ErrorPolicy, failure: FailureInfo): R;
   /** The answer when even classification failed: fixed text, no detail. */
@@ -157,14 +161,14 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
-  const classification = classifyError(error, governing);
+  const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name));
   reportFailure(governing, context, classification, timed);
   if (classification.kind === 'protocol') {
     markLogged(error, classification, request);
     throw error;
   }
   try {
-    const answer = shape.answer(classification, context.name, governing);
+    const answer = shape.answer(classification, context.name, governing, request);
     markAnswer(answer as object, classification);
     keepFirst(request, 'answered', classification);
     return answer;

@@ -1,7 +1,7 @@
 /**
  * What failure answers say on the wire, for every handler kind: what failed (`Error executing tool <name>`...), the
  * first text of a tool result, and the failure object: a plain copy of it under `_meta` of a tool's error result and
- * in `data` of a resource's or prompt's JSON-RPC error, both under one namespaced key; on tool results, optionally
+ * in `data` of a resource's or prompt's JSON-RPC error (but beside `uri` on SDK v2), both under one namespaced key; on tool results, optionally
  * also under the draft MCP ToolFailure extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
  */
 import type { CrashClassification } from '../classify.js';
@@ -77,10 +77,15 @@ export function toolMeta(policy: ErrorPolicy, failure: FailureInfo, governance: 
   return meta;
 }
 
-/** The `data` of a resource's or prompt's JSON-RPC error: `{ uri }` when given, and the failure object. */
-export function errorData(policy: ErrorPolicy, failure: FailureInfo, uri: string | undefined): Record<string, unknown> | undefined {
+/**
+ * The `data` of a resource's or prompt's JSON-RPC error: `{ uri }` when given (resource not found), and the failure
+ * object, except beside `uri` on SDK v2 (`v2`): v2 sends -32602 for a missing resource on every revision, and its
+ * client raises `ResourceNotFoundError` for a -32602 only when `data` is exactly `{ uri }` (for -32002, what SDK v1
+ * sends, it tolerates other keys).
+ */
+export function errorData(policy: ErrorPolicy, failure: FailureInfo, uri: string | undefined, v2 = false): Record<string, unknown> | undefined {
   const data: Record<string, unknown> = {};
   if (uri !== undefined) data.uri = uri;
-  if (policy.failureObject) data[FAILURE_KEY] = { ...failure };
+  if (policy.failureObject && !(v2 && uri !== undefined)) data[FAILURE_KEY] = { ...failure };
   return Object.keys(data).length === 0 ? undefined : data;
 }

@@ -2,9 +2,11 @@
  * The JSON-RPC errors resource and prompt wrappers throw. Their message carries no `MCP error <code>:` prefix (the
  * client adds one) and their `code` is chosen by the policy, never copied from the thrown value. The only `data` is
  * the policy's own: `{ uri }` (scrubbed, bounded) on a resource-not-found answer, as the MCP specification shows it and
- * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts).
+ * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts), which SDK v2 cannot carry beside
+ * `uri` (its client then sees no resource-not-found).
  */
 import type { Classification } from '../classify.js';
+import { isObjectLike, readProp } from '../kit/read.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
@@ -16,7 +18,7 @@ import type { WireShape } from './guard.js';
 export class PolicyRpcError extends Error {
   /** The JSON-RPC code. */
   readonly code: number;
-  /** The JSON-RPC error data: `{ uri }` on resource-not-found answers, and the failure object. */
+  /** The JSON-RPC error data: `{ uri }` on resource-not-found answers, and the failure object (not beside `uri` on SDK v2). */
   readonly data?: Record<string, unknown>;
 
   constructor(code: number, message: string, data?: Record<string, unknown>) {
@@ -32,11 +34,13 @@ export class PolicyRpcError extends Error {
 export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: readonly unknown[]) => string | undefined): WireShape<never> {
   return {
     handler,
-    answer(classification: Classification, name, policy): never {
+    answer(classification: Classification, name, policy, request): never {
       if (classification.kind === 'anticipated') {
         const notFound = handler === 'resource' && classification.code === RESOURCE_NOT_FOUND_CODE && name !== undefined;
         const uri = notFound ? safeText(name, MAX_NAME_LENGTH, policy.redact) : undefined;
-        throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, uri));
+        // SDK v2's per-request context has `mcpReq`
+        const data = errorData(policy, classification.failure, uri, isObjectLike(readProp(request, 'mcpReq')));
+        throw new PolicyRpcError(classification.code, classification.message, data);
       }
       if (classification.kind === 'crash') {
         throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(handler, name, policy, classification), errorData(policy, classification.failure, undefined));

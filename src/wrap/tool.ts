@@ -2,13 +2,14 @@
  * Tools: a failure becomes an isError result with one text content, `Error executing tool <name>: <message>` or, for a
  * crash, `Error executing tool <name> (reference <id>)`. Never structuredContent on an error result.
  */
-import { classifyError, type Classification } from '../classify.js';
+import { classifyCall, type Classification } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
+import { callFacts } from './sign-in.js';
 import { guard, type WireShape } from './guard.js';
 import { crashText, failedCallText, firstTextOf, toolMeta } from './meta.js';
 import { readWrapOptions, type WrapOptions } from './options.js';
@@ -92,7 +93,7 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
   const resolved = resolvePolicy(policy);
   const toolName = typeof name === 'string' && name !== '' ? name : undefined;
   try {
-    const classification = classifyError(error, resolved);
+    const classification = classifyCall(error, resolved, callFacts(undefined, 'tool', toolName));
     reportFailure(resolved, { handler: 'tool', name: toolName, startedAt: 0 }, classification, false);
     const out = failureResult(classification, toolName, resolved);
     markAnswer(out, classification);

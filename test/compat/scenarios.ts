@@ -85,13 +85,17 @@ export function compatSdk(major: CompatSdk['major'], serverName: string, classes
  * - SDK v1's client puts `MCP error <code>: ` before the message (so a v1 McpError, whose own message already has
  *   that prefix, shows it twice: the SDK's behaviour, kept as it is);
  * - SDK v2 never emits -32002: it sends a handler's -32002 (resource not found) as -32602 (invalid params), per the
- *   2026-07-28 spec revision; its client shows the message as it is.
+ *   2026-07-28 spec revision; its client shows the message as it is. A resource-not-found answer then carries
+ *   exactly `data: { uri }` (the only -32602 its client raises as `ResourceNotFoundError`): no failure object.
  */
 export function clientView(sdk: CompatSdk['major'], wire: ExpectedWire): ExpectedWire {
   if (!('error' in wire)) return wire;
   const { code, message } = wire.error;
   if (sdk === 'v1') return { error: { ...wire.error, message: `MCP error ${code}: ${message}` } };
-  return { error: { ...wire.error, code: code === -32002 ? -32602 : code } };
+  if (code !== -32002) return wire;
+  if (wire.error.uri === undefined) return { error: { ...wire.error, code: -32602 } };
+  const { failure: _dropped, ...notFound } = wire.error;
+  return { error: { ...notFound, code: -32602 } };
 }
 
 /** A scenario's expectations as the client of `sdk` sees them. */

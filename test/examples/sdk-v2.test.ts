@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { failureObject, toolFailure } from '../support/failure.js';
 import { correlationIdOf } from '../support/calls.js';
 import { exampleForThisFile } from '../support/stdio.js';
 
@@ -19,15 +19,18 @@ describe('examples/sdk-v2.ts over stdio (SDK v2 server, SDK v1 client)', () => {
     expect(nope).toMatchObject({
       code: -32602,
       message: 'MCP error -32602: No note named nope',
-      data: failureData(failureObject('resource_not_found', false), 'note://nope'),
+      // exactly { uri }: what SDK v2's client raises as ResourceNotFoundError (no failure object beside it)
+      data: { uri: 'note://nope' },
     });
     expect(await example.client.readResource({ uri: 'note://welcome' })).toEqual({ contents: [{ uri: 'note://welcome', text: 'Hello from SDK v2' }] });
     await example.waitForStderr((all) => all.includes('resource "note://nope"'));
-    expect(example.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy]'))).toEqual([
+    const lines = example.stderr().split('\n').filter((line) => line.startsWith('[mcp-error-policy]'));
+    expect(lines.slice(0, 2)).toEqual([
       `[mcp-error-policy] INFO tool "add_note" failed: ToolError "A note named welcome exists already" (correlation ${correlationIdOf(exists)})`,
       `[mcp-error-policy] ERROR tool "add_note" crashed (reference ${reference}): Error "index corrupted at /var/lib/notes/idx (CANARY)"`,
-      `[mcp-error-policy] INFO resource "note://nope" failed: ResourceNotFoundError "No note named nope" (correlation ${correlationIdOf(nope)})`,
     ]);
+    // the correlation id is in the record only: the client's data is exactly { uri }
+    expect(lines.slice(2)).toEqual([expect.stringMatching(/^\[mcp-error-policy\] INFO resource "note:\/\/nope" failed: ResourceNotFoundError "No note named nope" \(correlation [0-9a-f]{12}\)$/)]);
     expect(example.stderr()).not.toContain('Saved');
   });
 });

@@ -130,7 +130,8 @@ describe.each(['v1', 'v2'] as const)('SDK %s over stdio, exporting OTLP/HTTP to 
         { name: 'tools/call crash', kind: 2, traceId: REMOTE.traceId, parent: REMOTE.spanId, status: { code: 2, message: `Error executing tool crash (reference ${reference})` }, events: ['exception'] },
         { name: 'tools/call deliberate', kind: 2, traceId: REMOTE.traceId, parent: REMOTE.spanId, status: { code: 2, message: 'Error executing tool deliberate: Sheet name must not be empty' }, events: [] },
         { name: 'tools/call ok', kind: 2, traceId: REMOTE.traceId, parent: REMOTE.spanId, status: { code: 0 }, events: [] },
-        { name: 'resources/read', kind: 2, traceId: REMOTE.traceId, parent: REMOTE.spanId, status: { code: 2, message: 'No document doc://gone' }, events: [] },
+        // a caller's error (resource not found): no error status
+        { name: 'resources/read', kind: 2, traceId: REMOTE.traceId, parent: REMOTE.spanId, status: { code: 0 }, events: [] },
       ]);
       expect(spans.map((s) => attributes(s.attributes))).toEqual([
         {
@@ -165,7 +166,6 @@ describe.each(['v1', 'v2'] as const)('SDK %s over stdio, exporting OTLP/HTTP to 
           'mcp.resource.uri': 'doc://gone',
           'jsonrpc.request.id': expect.stringMatching(/^\d+$/),
           ...version,
-          'error.type': code,
           'rpc.response.status_code': code,
           'mcp_error_policy.failure.kind': 'anticipated',
           'mcp_error_policy.rule': 'resource-not-found',

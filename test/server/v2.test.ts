@@ -12,7 +12,7 @@ import { InMemoryTransport, McpServer, ProtocolError, ResourceTemplate } from '@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ResourceNotFoundError, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors } from '../../src/index.js';
-import { capture, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
+import { capture, REFERENCE, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
 import { expectAppliedWithoutNotifications } from '../support/apply.js';
 import { expectCorrelated, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { link } from '../support/link.js';
@@ -103,9 +103,9 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
     server.registerResource('ok', 'static://ok', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'fine' }] }));
     const { client } = await connectV2(server);
 
-    // v2 sends the -32002 as -32602; the data (uri and failure object) goes through as it is
+    // v2 sends the -32002 as -32602, with data exactly { uri } (what its client raises as ResourceNotFoundError)
     const missing = await rpcError(client.readResource({ uri: 'sheet://x' }));
-    expect(missing).toEqual({ code: -32602, message: 'No sheet named x', data: failureData(failureObject('resource_not_found', false), 'sheet://x') });
+    expect(missing).toEqual({ code: -32602, message: 'No sheet named x', data: { uri: 'sheet://x' } });
     const crashed = await rpcError(client.readResource({ uri: 'static://crash' }));
     const reference = referenceIn(crashed.message);
     expect(crashed).toEqual({
@@ -113,7 +113,7 @@ describe('applyErrorPolicy on @modelcontextprotocol/server 2.x', () => {
       message: `Error reading resource static://crash (reference ${reference})`,
       data: failureData(failureObject('internal', false, { correlationId: reference })),
     });
-    expectCorrelated(missing, records[0]);
+    expect(records[0]?.correlationId).toMatch(REFERENCE); // in the record only: the client's data is exactly { uri }
     expectCorrelated(crashed, records[1]);
     expect(JSON.stringify(crashed)).not.toContain('CANARY');
     expect((await client.readResource({ uri: 'static://ok' })).contents).toEqual([{ uri: 'static://ok', text: 'fine' }]);
