@@ -3,7 +3,7 @@
  * Secrets are scrubbed, length is bounded, and log values are quoted on one line.
  */
 import { valueFor } from './kit/read.js';
-import { REDACTED, boundLength, quoteLine } from './text.js';
+import { REDACTED, boundLength, endCut, quoteLine } from './text.js';
 
 /** How much text around the bound is scrubbed, so that a secret crossing the cut is still recognised. */
 const SCRUB_MARGIN = 512;
@@ -174,9 +174,6 @@ export function applySecretPatterns(text: string): string {
   return out;
 }
 
-/** The run of token characters (or half a surrogate pair) that ends a text. */
-const LAST_TOKEN = /(?<![A-Za-z0-9+/=_.~*•%\ud800-\udbff-])[A-Za-z0-9+/=_.~*•%\ud800-\udbff-]+$/;
-
 /**
  * Makes text safe to show or log: bounded before scrubbing (so a 10 MB message costs no more than a short one),
  * scrubbed of secrets, passed through the policy's own redactor, then bounded to `max`.
@@ -186,7 +183,7 @@ const LAST_TOKEN = /(?<![A-Za-z0-9+/=_.~*•%\ud800-\udbff-])[A-Za-z0-9+/=_.~*�
 export function safeText(text: string, max: number, redact?: (text: string) => string): string {
   const cut = text.length > max + SCRUB_MARGIN;
   let out = scrubSecrets(cut ? text.slice(0, max + SCRUB_MARGIN) : text);
-  if (cut) out = `${out.replace(LAST_TOKEN, '')}…`;
+  if (cut) out = endCut(out);
   if (redact !== undefined) out = applyRedactor(out, redact);
   return boundLength(out, max);
 }

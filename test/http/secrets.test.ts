@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/kit/url.js';
-import { scrubSecrets } from '../../src/scrub.js';
+import { safeText, scrubSecrets } from '../../src/scrub.js';
+import { serverTextLine } from '../../src/text.js';
 
 describe('scrubSecrets: the HTTP clients’ key shapes', () => {
   it.each([
@@ -43,6 +44,28 @@ describe('scrubSecrets: the HTTP clients’ key shapes', () => {
       'client_secret_name ntn_short secret_key_base',
     ]) {
       expect(scrubSecrets(text)).toBe(text);
+    }
+  });
+});
+
+describe('a text cut before it is scrubbed', () => {
+  const token = 'npm_Zx9Qw8Er7Ty6Ui5OpLmNbVc1Xz2Wq4Rt7Yu0';
+  it('a service message cut at its bound (serverTextLine) loses the token the cut split, so no head of it is shown', () => {
+    for (let at = 480; at <= 500; at += 1) {
+      const line = serverTextLine(`${'word '.repeat(at / 5)}${'x'.repeat(at % 5)} ${token} and more text after it`, 500)!;
+      const shown = scrubSecrets(line);
+      expect(shown.length).toBeLessThanOrEqual(500);
+      expect(line.endsWith('…')).toBe(true);
+      for (let i = 0; i + 6 <= token.length; i += 1) expect(shown).not.toContain(token.slice(i, i + 6));
+    }
+  });
+
+  it('safeText: secrets before the cut shrink to [REDACTED]; the head of one the cut split does not come within the bound', () => {
+    const text = `${'AIzaSyA1234567890abcdefghijklmnop '.repeat(40)}${token}`;
+    for (let max = 100; max <= 900; max += 7) {
+      const shown = safeText(`${text.slice(0, max + 512 - 10)}${text.slice(-40)}${'tail '.repeat(300)}`, max);
+      expect(shown).not.toContain('npm_Zx');
+      expect(shown.endsWith('…')).toBe(true);
     }
   });
 });
