@@ -21,8 +21,8 @@ const SECRET_KEYS =
  * Credentials with a prefix of their own, as secret scanners list them (gitleaks' rules): Google OAuth client secrets,
  * JWTs, Stripe (`sk_live_`, `rk_test_`, `whsec_`), OpenAI and Anthropic (`sk-`), Slack, GitHub, Notion, GitLab, npm,
  * Hugging Face, Linear, Shopify, SendGrid, Twilio API keys, Databricks, Doppler, PyPI, DigitalOcean, Postman,
- * Atlassian, Groq, Sentry, Grafana, HashiCorp Vault, Supabase, Replicate, New Relic, Figma,
- * Square, Mailgun, Pulumi, xAI, Perplexity and age. Each is long enough that no word is taken for one.
+ * Atlassian, Groq, Sentry, Grafana, HashiCorp Vault, Supabase, Replicate, New Relic, Figma, Square, Mailgun, Pulumi,
+ * xAI, Perplexity and age. Each is long enough that no word is taken for one.
  */
 const PREFIXED_TOKENS = [
   'GOCSPX-[A-Za-z0-9_-]+',
@@ -66,14 +66,15 @@ const PREFIXED_TOKENS = [
   'AGE-SECRET-KEY-1[A-Z0-9]{58}',
 ].join('|');
 
-/** Three or more mask characters, with `...` or `…` among them. */
+/** Three or more mask characters (`*` or `•`), then maybe `...` or `…` and more of them. */
 const MASK = '[*•]{3,}(?:(?:\\.{3}|…)[*•]*)?';
 /** A key shown half-masked: a visible head and/or tail around the mask. */
 const MASKED = `[A-Za-z0-9_-]+${MASK}[A-Za-z0-9_-]*|${MASK}[A-Za-z0-9_-]+`;
 
 /**
  * Patterns of credentials, each replaced as a whole (or its value part); one with a third member is tried only on text
- * that this matches.
+ * that this matches (a character it cannot do without): a pattern that may start at every word reads every word to
+ * its end, ten times the cost of finding one character.
  * Order matters: private keys first (their base64 may hold anything), then header and key=value forms, then the bare
  * token shapes. Each start is anchored by a look-behind (or a fixed prefix), so a long run of token characters costs
  * linear time, not quadratic.
@@ -94,13 +95,13 @@ const SECRET_PATTERNS: readonly (readonly [pattern: RegExp, replacement: string,
   // Bearer / Basic credentials wherever they stand.
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
   // key=value in URLs and form bodies.
-  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`],
+  [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`, /=/],
   // "key": "value" in JSON.
-  [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`],
+  [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`, /"/],
   // key: 'value' and 'key' => 'value' as util.inspect prints objects and URLSearchParams.
-  [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*)'(?:[^'\\\\]|\\\\.)*'`, 'gi'), `$1'${REDACTED}'`],
+  [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*)'(?:[^'\\\\]|\\\\.)*'`, 'gi'), `$1'${REDACTED}'`, /'/],
   // Keys a service echoes half-masked (`sk-ab***...wxyz`, `sk_test_****1234`, `****1234`): the whole token, its visible
-  // head and tail included. (Tried on text with a mask only: finding a head means reading every word to its end.)
+  // head and tail included.
   [new RegExp(`(?<![A-Za-z0-9_*•-])(?:${MASKED})`, 'g'), REDACTED, /[*•]{3}/],
   // The prefixed token shapes, Google OAuth access and refresh tokens, Google API keys, AWS access key ids (AKIA, ASIA).
   [
@@ -108,7 +109,7 @@ const SECRET_PATTERNS: readonly (readonly [pattern: RegExp, replacement: string,
     REDACTED,
   ],
   // Userinfo in URLs: scheme://user:password@host (the user may be empty).
-  [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi, `$1${REDACTED}@`],
+  [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi, `$1${REDACTED}@`, /@/],
 ];
 
 /** A secret key's name followed by `=`, `:`, `=>` or a quote (after an optional quote and spaces). */
