@@ -23,15 +23,18 @@ export function boundLength(text: string, max: number): string {
 }
 
 /** The run of token characters (or half a surrogate pair) that ends a text, after other text. */
-const LAST_TOKEN = /(?<=[^A-Za-z0-9+/=_.~*•%\ud800-\udbff-])[A-Za-z0-9+/=_.~*•%\ud800-\udbff-]+$/;
+const LAST_TOKEN = /(?<=[^A-Za-z0-9+=_.~*•%\ud800-\udbff-])[A-Za-z0-9+=_.~*•%\ud800-\udbff-]+$/;
+
+/** Longest head of a secret that its shape may not recognise (every shape needs fewer characters). */
+const MAX_UNRECOGNISED_HEAD = 128;
 
 /**
- * Marks text that was cut before it was scrubbed: the token the cut split goes too (the head of a secret may be too
- * short to be recognised), then an ellipsis. A text that is one token keeps its head: as long as the bound, it is long
- * enough for every secret shape to be recognised.
+ * Marks text that was cut before it was scrubbed: the token the cut split goes too when it is short (the head of a
+ * secret may be too short to be recognised), then an ellipsis. A longer one, or a text that is one token, keeps its
+ * head: every secret shape recognises a head that long.
  */
 export function endCut(text: string): string {
-  return `${text.replace(LAST_TOKEN, '')}…`;
+  return `${text.replace(LAST_TOKEN, (head) => (head.length > MAX_UNRECOGNISED_HEAD ? head : ''))}…`;
 }
 
 /** Longest server-written message kept, in characters. */
