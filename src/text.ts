@@ -22,20 +22,36 @@ export function boundLength(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/** The run of token characters (or half a surrogate pair) that ends a text, after other text. */
+const LAST_TOKEN = /(?<=[^A-Za-z0-9+=_.~*•%\ud800-\udbff-])[A-Za-z0-9+=_.~*•%\ud800-\udbff-]+$/;
+
+/** Longest head of a secret that its shape may not recognise (every shape needs fewer characters). */
+const MAX_UNRECOGNISED_HEAD = 128;
+
+/**
+ * Marks text that was cut before it was scrubbed: the token the cut split goes too when it is short (the head of a
+ * secret may be too short to be recognised), then an ellipsis. A longer one, or a text that is one token, keeps its
+ * head: every secret shape recognises a head that long.
+ */
+export function endCut(text: string): string {
+  return `${text.replace(LAST_TOKEN, (head) => (head.length > MAX_UNRECOGNISED_HEAD ? head : ''))}…`;
+}
+
 /** Longest server-written message kept, in characters. */
 export const MAX_SERVER_TEXT = 1000;
 
 /**
  * Server-written text as one line: whitespace runs (newlines included) and control characters become one space, and
- * the result is bounded to `max` characters. `undefined` for no text or only whitespace. Only a bounded prefix is
- * looked at, so a 10 MB message costs no more than a short one.
+ * the result is bounded to `max` characters (see {@link endCut}: it is scrubbed later). `undefined` for no text or only
+ * whitespace. Only a bounded prefix is looked at, so a 10 MB message costs no more than a short one.
  */
 export function serverTextLine(text: string | undefined, max = MAX_SERVER_TEXT): string | undefined {
   if (text === undefined) return undefined;
   const head = text.length > max * 4 ? text.slice(0, max * 4).replace(/[\ud800-\udbff]$/, '') : text;
   // eslint-disable-next-line no-control-regex
   const line = head.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  return line === '' ? undefined : boundLength(line, max);
+  if (line === '') return undefined;
+  return line.length <= max ? line : endCut(line.slice(0, Math.max(0, max - 1)));
 }
 
 /** `text` ending with a full stop (`.`, `!` or `?`): as it is, or with `.` added, so that another sentence may follow. */

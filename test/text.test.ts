@@ -67,6 +67,14 @@ describe('the scrubbing shortcut', () => {
     'sk-', 'sk_', 'sk_live_', 'rk_test_', 'sk-proj-', 'sk-ant-', 'xoxb-', 'xoxp-', 'xapp-', 'ghp_', 'gho_', 'github_pat_',
     'AKIA', 'ASIA', 'ntn_', 'secret_', 'x-api-key', 'sig', 'signature', 'X-Amz-Signature', 'X-Amz-Credential',
     'X-Amz-Security-Token', 'credential', 'ABCDEFGHIJKLMNOP', 'Z9',
+    // header lines, masked keys, private keys, connection strings and the scanners' prefixed tokens
+    'x-amz-security-token', 'x-auth-token', 'private-token', 'api-key', 'ocp-apim-subscription-key', 'x-shopify-access-token',
+    '<SignatureProvided>', '<CanonicalRequestBytes>', '<StringToSignBytes>', '***', '•••', '...', '…', '*',
+    '-----BEGIN ', 'RSA ', 'PRIVATE KEY', '-----', '-----END ', '\\n', 'private_key', 'AccountKey', 'secretAccessKey', 'sessionToken',
+    'aws_session_token', 'glpat-', 'glc_', 'glsa_', 'gsk_', 'npm_', 'NRAK-', 'hf_', 'api_org_', 'hvs.', 'whsec_', 'lin_api_', 'shpat_',
+    'SG.', 'SK', 'sq0atp-', 'sntrys_', 'sbp_', 'sb_secret_', 'dapi', 'dp.pt.', 'dop_v1_', 'pypi-AgE', 'PMAK-', 'pul-', 'pplx-',
+    'ATATT3', 'AGE-SECRET-KEY-1', 'r8_', 'figd_', 'key-', 'xai-', 'xapp-', '0123456789abcdef0123456789abcdef',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', '-----BEGIN PRIVATE KEY-----', '-----BEGIN PGP PRIVATE KEY BLOCK-----',
   ];
   it('skips only texts in which no pattern could match', () => {
     fc.assert(
@@ -76,5 +84,14 @@ describe('the scrubbing shortcut', () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+
+  it('skips no fragment followed by a token body, a separator or a mask (every pair, in either order)', () => {
+    const bodies = [' ', ':', '=', '"', '***', '0123456789abcdef0123456789abcdef', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+    for (const fragment of fragments) {
+      for (const body of bodies) {
+        for (const text of [`${fragment}${body}`, `${body}${fragment}`, `${fragment}${body}${body}`]) expect(scrubSecrets(text)).toBe(applySecretPatterns(text));
+      }
+    }
   });
 });

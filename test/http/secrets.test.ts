@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/kit/url.js';
-import { scrubSecrets } from '../../src/scrub.js';
+import { safeText, scrubSecrets } from '../../src/scrub.js';
+import { serverTextLine } from '../../src/text.js';
 
 describe('scrubSecrets: the HTTP clients’ key shapes', () => {
   it.each([
@@ -29,19 +30,42 @@ describe('scrubSecrets: the HTTP clients’ key shapes', () => {
       'https://b.s3.amazonaws.com/k?X-Amz-Credential=[REDACTED]&X-Amz-Security-Token=[REDACTED]&X-Amz-Signature=[REDACTED]&x=1',
     ],
     ['https://acct.blob.core.windows.net/c/b?sv=2024&sig=AbC%2Bdef%3D', 'https://acct.blob.core.windows.net/c/b?sv=2024&sig=[REDACTED]'],
+    // a key the service echoes masked goes whole: its visible head and tail are the key's own characters
+    ['Incorrect API key provided: sk-proj-****1234.', 'Incorrect API key provided: [REDACTED].'],
   ])('scrubs %j', (input, output) => {
     expect(scrubSecrets(input)).toBe(output);
   });
 
-  it('leaves the look-alikes alone: masked keys, words, short ids', () => {
+  it('leaves the look-alikes alone: words, short ids', () => {
     for (const text of [
-      'Incorrect API key provided: sk-proj-****1234.',
       'task-runner desk-lamp risk_live_value',
       'ghp_short and xoxb- alone',
       'Asia/Tokyo and the AKIA prefix alone',
       'client_secret_name ntn_short secret_key_base',
     ]) {
       expect(scrubSecrets(text)).toBe(text);
+    }
+  });
+});
+
+describe('a text cut before it is scrubbed', () => {
+  const token = 'npm_Zx9Qw8Er7Ty6Ui5OpLmNbVc1Xz2Wq4Rt7Yu0';
+  it('a service message cut at its bound (serverTextLine) loses the token the cut split, so no head of it is shown', () => {
+    for (let at = 480; at <= 500; at += 1) {
+      const line = serverTextLine(`${'word '.repeat(at / 5)}${'x'.repeat(at % 5)} ${token} and more text after it`, 500)!;
+      const shown = scrubSecrets(line);
+      expect(shown.length).toBeLessThanOrEqual(500);
+      expect(line.endsWith('…')).toBe(true);
+      for (let i = 0; i + 6 <= token.length; i += 1) expect(shown).not.toContain(token.slice(i, i + 6));
+    }
+  });
+
+  it('safeText: secrets before the cut shrink to [REDACTED]; the head of one the cut split does not come within the bound', () => {
+    const text = `${'AIzaSyA1234567890abcdefghijklmnop '.repeat(40)}${token}`;
+    for (let max = 100; max <= 900; max += 7) {
+      const shown = safeText(`${text.slice(0, max + 512 - 10)}${text.slice(-40)}${'tail '.repeat(300)}`, max);
+      expect(shown).not.toContain('npm_Zx');
+      expect(shown.endsWith('…')).toBe(true);
     }
   });
 });
@@ -63,8 +87,14 @@ describe('redactUrl: AWS pre-signed and other signed URLs', () => {
 
 describe('the new secret shapes (the scrubbing shortcut is held to them in test/text.test.ts)', () => {
   it('stays linear on long runs of token characters', () => {
-    for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA', 'ntn_', 'secret_']) {
+    for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA', 'ntn_', 'secret_', 'glpat-', 'npm_', 'hf_', 'SG.', 'dp.pt.', 'x-amz-security-token:', 'sk-ab***', '***', '-----BEGIN PRIVATE KEY-----', 'https://:']) {
       const text = `${prefix}${'a-'.repeat(200_000)}`;
+      const started = performance.now();
+      scrubSecrets(text);
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+    // runs of mask characters, with and without heads (a mask read from every one of its characters is quadratic)
+    for (const text of ['*'.repeat(400_000), '•'.repeat(400_000), 'a*'.repeat(200_000), 'ab***'.repeat(80_000), '***...'.repeat(60_000)]) {
       const started = performance.now();
       scrubSecrets(text);
       expect(performance.now() - started).toBeLessThan(500);

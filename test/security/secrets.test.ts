@@ -15,6 +15,7 @@ import {
   coreRules,
   createErrorPolicy,
   ResourceError,
+  scrubSecrets,
   ToolError,
   withClientVisibleErrors,
   withClientVisiblePromptErrors,
@@ -25,7 +26,7 @@ import {
 import { googleRules } from '../../src/google/index.js';
 import { FAILURE_KEY } from '../support/calls.js';
 import { failureObject, toolFailure } from '../support/failure.js';
-import { EMBEDDINGS, leakIn, SECRET } from './secrets.js';
+import { EMBEDDINGS, FORM_EMBEDDINGS, leakIn, ORDINARY_TEXTS, SECRET } from './secrets.js';
 import { captureStderr, consoleLogger, openSession, recordLogger, runs, sdkWireError, settle, timeoutFor } from './support.js';
 
 class UpstreamError extends Error {
@@ -45,6 +46,9 @@ const echoFunctionRule: ErrorRule = {
   status: 502,
 };
 const RULES = [...coreRules, echoRule, echoFunctionRule];
+
+/** Every embedding: the Google shapes and the other forms. */
+const ALL_EMBEDDINGS = { ...EMBEDDINGS, ...FORM_EMBEDDINGS };
 
 /** An error whose every part holds `text`: message, stack frames, request config (URL, headers, body). */
 function leakyCause(text: string): Error {
@@ -174,11 +178,24 @@ async function run(carrier: Carrier, text: string, kind: LoggerKind, maxMessageL
   return { client, logs: take(), answer };
 }
 
+describe('the credential forms of secrets.ts, one by one', () => {
+  it.each(Object.entries(FORM_EMBEDDINGS))('%s: scrubbed exactly, and the check finds the secret in the raw text', (_name, [raw, scrubbed]) => {
+    // the negative control: the leak check does find the planted secret when nothing is scrubbed
+    expect(leakIn(raw)).toBeDefined();
+    expect(scrubSecrets(raw)).toBe(scrubbed);
+    expect(leakIn(scrubbed)).toBeUndefined();
+  });
+
+  it('leaves ordinary error texts and stack frames as they are', () => {
+    for (const text of ORDINARY_TEXTS) expect(scrubSecrets(text)).toBe(text);
+  });
+});
+
 describe('the secret shapes of secrets.ts in allowlisted errors and crashes', () => {
   for (const [carrierName, carrier] of Object.entries(CARRIERS)) {
     it(`${carrierName}: the exact scrubbed client text, and no secret in client text or any log output`, async () => {
       const problems: string[] = [];
-      for (const [embeddingName, [raw, scrubbed]] of Object.entries(EMBEDDINGS)) {
+      for (const [embeddingName, [raw, scrubbed]] of Object.entries(ALL_EMBEDDINGS)) {
         for (const kind of ['records', 'console', 'stderr'] as const) {
           const { client, logs, answer } = await run(carrier, raw, kind);
           const clientLeak = leakIn(client);
@@ -278,7 +295,7 @@ describe('the secret shapes of secrets.ts in allowlisted errors and crashes', ()
 
 describe('secrets across the length bound (property)', () => {
   const carrierNames = Object.keys(CARRIERS);
-  const embeddingNames = Object.keys(EMBEDDINGS);
+  const embeddingNames = Object.keys(ALL_EMBEDDINGS);
   const words = ['lorem', 'ipsum', 'dolor', 'sit', 'amet,', '(x)', '[42]', '\n', '\t', 'é', '😀', '"q"', "'s'", '{', '}', '&', '?', '#', ':', '='];
   it(
     'wherever the secret falls against maxMessageLength and the scrub margin, it never shows',
@@ -300,7 +317,7 @@ describe('secrets across the length bound (property)', () => {
             let prefix = '';
             while (prefix.length < Math.min(offset, max + 700)) prefix += `${filler} `;
             prefix = prefix.slice(0, Math.min(offset, max + 700));
-            const text = `${prefix} ${EMBEDDINGS[embedding]![0]} ${suffix.join(' ')}`;
+            const text = `${prefix} ${ALL_EMBEDDINGS[embedding]![0]} ${suffix.join(' ')}`;
             const { client, logs } = await run(CARRIERS[carrier]!, text, kind, max);
             expect(leakIn(client), client).toBeUndefined();
             expect(leakIn(logs), logs.slice(0, 500)).toBeUndefined();

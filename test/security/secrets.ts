@@ -3,6 +3,11 @@
  * `?key=`, `ya29.` access tokens, `1//` refresh tokens in bodies, `x-goog-api-key` headers, client secrets, JWTs,
  * Authorization headers, `access_token=` / `refresh_token=` / `token=` queries. The values are fake but shaped like
  * the real ones; each carries `Dq3kF4ke` so that a leak of any part of it is found.
+ *
+ * Then every other form in which a client or a service puts a credential into an error (FORM, FORM_EMBEDDINGS): header
+ * lines and AWS canonical requests, keys echoed half-masked, URLs with user info, PEM private keys, a service account's
+ * JSON, connection strings, and the token formats secret scanners list (gitleaks' rules). Any 6 characters of one of
+ * those found in a text count as a leak.
  */
 
 /** The secret values. */
@@ -17,15 +22,78 @@ export const SECRET = {
   basic: Buffer.from('svc-user:passw0rdDq3kF4ke').toString('base64'),
 } as const;
 
+/** A PEM private key's base64 body (three lines of it), each line its own. */
+const PEM_BODY = [
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDq3kF4kePemB0dy',
+  'x7Hq2Lw9Vt3Rk8Yc5Nz1Mb6Js4Gd0Pf7Ua2We9Xi3Qo8Tr5Ys1Zl6Kv4Hn7Cg2Bj0',
+  'Fp9Aa3Sd6Df1Gh5Jk8Lz2Xc4Vb7Nm0Qw3Er6Ty9Ui1Op5As8Dq3kF4keEnd==',
+] as const;
+
+/**
+ * The secrets of the other forms. Every 6 characters of each are its own: none is a word, a prefix alone, or a run of
+ * a mask or a hex digit that another text could hold.
+ */
+export const FORM = {
+  sessionToken: 'IQoJb3JpZ2luX2VjEDq3kF4keiktQhUgG36U8/o6LFBsGBUKouKptX3VB7+PnMDjVutemQN==',
+  accessKeyId: 'AKIAQ3KF4KEZX9QW8ER7',
+  secretAccessKey: 'wJalrXUtnFEMIDq3kF4kejNmUMEti9HutHcnADxd',
+  signature: '6ef81ce1c6ed2a2e8175e1f1de35396cc1f5712e5e2cc5a129c2dfb8a80e2f7b',
+  apiKeyHeader: 'xak-Dq3kF4keyNtPdpkDJ2zgCxuq',
+  authToken: 'atk-Dq3kF4keiLrdRycw7N3v7Bt7QK',
+  cookie: 'sid-Dq3kF4keJPpg6zaZR5oBByU7',
+  maskedOpenai: 'sk-Dq3kF4***...Zq9W',
+  maskedProject: 'sk-proj-Dq3k*****************F4kE',
+  maskedStripe: 'sk_test_********************Dq3k',
+  maskedTail: '****Dq3kZ',
+  maskedBullets: 'pplx-Dq3k••••••••Zq7',
+  basicPassword: 'pw-Dq3kF4ke-kkHiCsAfp',
+  userToken: 'ghp_Dq3kF4ketmW5W7tdd7vND9SNqa8dpjKDGEJk',
+  pemBody: PEM_BODY.join(''),
+  clientSecret: 'cs-Dq3kF4kemw2CDcPZp2F7kWGc3Ccw',
+  accountKey: 'Dq3kF4kefoECYGuR3FJuTY94zp2uvdYjgpawCC+/KnAjHq5v==',
+  gitlab: 'glpat-Dq3kF4kegCoM5qCvB4dDUd',
+  npm: 'npm_Dq3kF4keLEULGEp8C9B7udkB4Th5WsrmxbBG',
+  huggingFace: 'hf_Dq3kF4keHPeRVQK6piabq4WvFisExKvCBK',
+  stripeWebhook: 'whsec_Dq3kF4kebRWENTWdgPthRAjwGGBPPzGK',
+  slackApp: 'xapp-1-A0Dq3kF4ke-7310582946-mxJCquxkL3LjDDahkHcy',
+  anthropic: 'sk-ant-api03-Dq3kF4keyPXLQDmAVScNuje5oxhWSz23TsU5o6-g3D6Sb',
+  linear: 'lin_api_Dq3kF4ke9D2Dp4VMpUQQnSiwcvpBpwWzPfUG6Azi',
+  shopify: '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',
+  sendGrid: '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',
+  twilio: 'SK96390efc145e3964bd31dbfaf9c4fa8c',
+  databricks: 'dapi63b1aded97a6f3ede28df18dc06b23bc',
+  doppler: 'dp.pt.Dq3kF4kenYJ5hDo2qfGegVQv6eyegPLFTEpQny5t4N2',
+  pypi: 'pypi-AgEIcHlwaS5vcmcDq3kF4keCGT2usRnf8HM3Ynce9diNTPuGvq2JmbVhsEejiCVKqs7rZshiZnY8s',
+  digitalOcean: 'dop_v1_33dd4fbf01e7e197fa2ff968e6d4cd1ee746934c2a771bdde7ae4ed7a1f712be',
+  postman: 'PMAK-96390efc145e3964bd31dbfa-f9c4fa8c63b1aded97a6f3ede28df18dc0',
+  atlassian: 'ATATT3xFfGF0Dq3kF4kew8ntBuXyzcwBy7AZLyYZRoJiDyoiYcmFzKyAQjwqghL3KokG4zabSDvVcoUhoboPDeTLzrRK3KZnBYkhqGLZY9327XsahTU6dWczhUVr55rkTaTghYvUuoDYbnS4tM8tRpPguNEFpZ9K9NgX5DwvhS5zRiVdyL5k=tCaNC5kD',
+  groq: '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',
+  vault: 'hvs.CAESIDq3kF4keThpAqYGE4Z9DFwCw7zaRhwDncEcQzo',
+} as const;
+
 /** The secret values that are credentials (every one of them). */
 export const SECRET_VALUES: readonly string[] = Object.values(SECRET);
 
-/** A 12-character window of some secret found in `text`, or undefined: a partial leak counts. */
+/** The other forms' secrets, and the parts of them that must not show alone either (a masked key's visible head). */
+export const FORM_VALUES: readonly string[] = [...Object.values(FORM), ...PEM_BODY];
+
+/** The policy's references and correlation ids: 12 random hex digits, which hold any 6 given ones now and then. */
+const RANDOM_ID = /(?<![0-9a-f])[0-9a-f]{12}(?![0-9a-f])/g;
+
+/**
+ * A window of some secret found in `text`, or undefined: a partial leak counts. 12 characters of a Google-shaped secret
+ * of SECRET (some hold a word, `Bearer`), 6 characters of one of FORM (but in the policy's random ids).
+ */
 export function leakIn(text: string): string | undefined {
-  for (const secret of SECRET_VALUES) {
-    for (let i = 0; i + 12 <= secret.length; i += 1) {
-      const window = secret.slice(i, i + 12);
-      if (text.includes(window)) return window;
+  for (const [secrets, width, checked] of [
+    [SECRET_VALUES, 12, text],
+    [FORM_VALUES, 6, text.replace(RANDOM_ID, '')],
+  ] as const) {
+    for (const secret of secrets) {
+      for (let i = 0; i + width <= secret.length; i += 1) {
+        const window = secret.slice(i, i + width);
+        if (checked.includes(window)) return window;
+      }
     }
   }
   return undefined;
@@ -75,6 +143,107 @@ export const EMBEDDINGS: Readonly<Record<string, readonly [string, string]>> = {
     "Headers { 'x-goog-api-key': '[REDACTED]', authorization: '[REDACTED]' }",
   ],
 };
+
+/** A PEM private key block as text, and as a JSON string holds it (`\n` escaped). */
+const PEM = `-----BEGIN PRIVATE KEY-----\n${PEM_BODY.join('\n')}\n-----END PRIVATE KEY-----\n`;
+const PEM_JSON = JSON.stringify(PEM).slice(1, -1);
+
+/** AWS's canonical request for a signed call made with a session token, as its signature errors quote it. */
+const CANONICAL_REQUEST = [
+  'GET',
+  '/2015-03-31/functions/report/configuration',
+  '',
+  'host:lambda.us-east-1.amazonaws.com',
+  'x-amz-date:20260101T000000Z',
+  `x-amz-security-token:${FORM.sessionToken}`,
+  '',
+  'host;x-amz-date;x-amz-security-token',
+  'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+].join('\n');
+
+/** The scrubbed canonical request. */
+const CANONICAL_REQUEST_SCRUBBED = CANONICAL_REQUEST.replace(FORM.sessionToken, '[REDACTED]');
+
+/** The AWS SigV4 `Authorization` header value. */
+const AWS_AUTHORIZATION = `AWS4-HMAC-SHA256 Credential=${FORM.accessKeyId}/20260101/us-east-1/lambda/aws4_request, SignedHeaders=host;x-amz-date;x-amz-security-token, Signature=${FORM.signature}`;
+
+/**
+ * Texts carrying the other forms as clients and services put them into errors, each with its exact scrubbed form:
+ * `[raw, scrubbed]`. Ordinary words around them stay.
+ */
+export const FORM_EMBEDDINGS: Readonly<Record<string, readonly [string, string]>> = {
+  'AWS InvalidSignatureException: canonical request with x-amz-security-token': [
+    `The request signature we calculated does not match the signature you provided. The Canonical String for this request should have been\n'${CANONICAL_REQUEST}'\n`,
+    `The request signature we calculated does not match the signature you provided. The Canonical String for this request should have been\n'${CANONICAL_REQUEST_SCRUBBED}'\n`,
+  ],
+  'canonical request on one line (whitespace folded)': [CANONICAL_REQUEST.replace(/\n+/g, ' '), CANONICAL_REQUEST_SCRUBBED.replace(/\n+/g, ' ')],
+  'canonical request JSON-escaped': [JSON.stringify({ message: CANONICAL_REQUEST }), JSON.stringify({ message: CANONICAL_REQUEST_SCRUBBED })],
+  'x-amz-security-token header line': [`X-Amz-Security-Token: ${FORM.sessionToken}\nHost: lambda`, 'X-Amz-Security-Token: [REDACTED]\nHost: lambda'],
+  'authorization: AWS4-HMAC-SHA256 line': [`authorization: ${AWS_AUTHORIZATION}`, 'authorization: [REDACTED], SignedHeaders=host;x-amz-date;x-amz-security-token, Signature=[REDACTED]'],
+  'bare SigV4 Credential= and Signature=': [`sent Credential=${FORM.accessKeyId}/20260101/us-east-1/s3/aws4_request, Signature=${FORM.signature}`, 'sent Credential=[REDACTED], Signature=[REDACTED]'],
+  'S3 SignatureDoesNotMatch XML': [
+    `<Error><Code>SignatureDoesNotMatch</Code><AWSAccessKeyId>${FORM.accessKeyId}</AWSAccessKeyId><SignatureProvided>${FORM.signature}</SignatureProvided><CanonicalRequestBytes>${Buffer.from(CANONICAL_REQUEST).toString('hex').replace(/(..)/g, '$1 ').trim()}</CanonicalRequestBytes></Error>`,
+    '<Error><Code>SignatureDoesNotMatch</Code><AWSAccessKeyId>[REDACTED]</AWSAccessKeyId><SignatureProvided>[REDACTED]</SignatureProvided><CanonicalRequestBytes>[REDACTED]</CanonicalRequestBytes></Error>',
+  ],
+  'AWS credentials object (util.inspect)': [
+    `{ accessKeyId: '${FORM.accessKeyId}', secretAccessKey: '${FORM.secretAccessKey}', sessionToken: '${FORM.sessionToken}' }`,
+    "{ accessKeyId: '[REDACTED]', secretAccessKey: '[REDACTED]', sessionToken: '[REDACTED]' }",
+  ],
+  'AWS shared credentials file lines': [
+    `aws_secret_access_key=${FORM.secretAccessKey}\naws_session_token=${FORM.sessionToken}`,
+    'aws_secret_access_key=[REDACTED]\naws_session_token=[REDACTED]',
+  ],
+  'x-api-key header line': [`x-api-key: ${FORM.apiKeyHeader}`, 'x-api-key: [REDACTED]'],
+  'api-key header line (Azure OpenAI)': [`api-key:${FORM.apiKeyHeader}\naccept: */*`, 'api-key:[REDACTED]\naccept: */*'],
+  'x-auth-token and private-token header lines': [
+    `X-Auth-Token: ${FORM.authToken}\nPRIVATE-TOKEN: ${FORM.gitlab}`,
+    'X-Auth-Token: [REDACTED]\nPRIVATE-TOKEN: [REDACTED]',
+  ],
+  'cookie and set-cookie header lines': [`cookie: session=${FORM.cookie}; theme=dark\nset-cookie: sid=${FORM.cookie}; Path=/; HttpOnly`, 'cookie: [REDACTED]\nset-cookie: [REDACTED]'],
+  'OpenAI half-masked key sk-ab***...wxyz': [`Incorrect API key provided: ${FORM.maskedOpenai}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'Incorrect API key provided: [REDACTED]. You can find your API key at https://platform.openai.com/account/api-keys.'],
+  'OpenAI half-masked project key': [`Incorrect API key provided: ${FORM.maskedProject}.`, 'Incorrect API key provided: [REDACTED].'],
+  'Stripe half-masked key': [`Invalid API Key provided: ${FORM.maskedStripe}`, 'Invalid API Key provided: [REDACTED]'],
+  'tail-only masked key': [`key ending ${FORM.maskedTail} was revoked`, 'key ending [REDACTED] was revoked'],
+  'bullet-masked key': [`The key ${FORM.maskedBullets} is invalid`, 'The key [REDACTED] is invalid'],
+  'URL with user and password': [`connect to https://deploy:${FORM.basicPassword}@git.example.test/org/repo.git failed`, 'connect to https://[REDACTED]@git.example.test/org/repo.git failed'],
+  'URL with a token and no user': [`fetch https://:${FORM.userToken}@github.com/org/repo.git`, 'fetch https://[REDACTED]@github.com/org/repo.git'],
+  'PEM private key block': [`could not parse key ${PEM}after that`, 'could not parse key [REDACTED]\nafter that'],
+  'PEM private key cut off before END': [`key: -----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY[0]}\n${PEM_BODY[1]}`, 'key: [REDACTED]'],
+  'PEM JSON-escaped in text': [`bad credentials file: ${PEM_JSON}`, 'bad credentials file: [REDACTED]\\n'],
+  'service account JSON (private_key, client_secret)': [
+    `{"type":"service_account","project_id":"p","private_key_id":"k1","private_key":"${PEM_JSON}","client_email":"svc@p.iam.gserviceaccount.com","client_secret":"${FORM.clientSecret}"}`,
+    '{"type":"service_account","project_id":"p","private_key_id":"k1","private_key":"[REDACTED]","client_email":"svc@p.iam.gserviceaccount.com","client_secret":"[REDACTED]"}',
+  ],
+  'service account JSON cut off inside private_key': [`{"type":"service_account","private_key":"-----BEGIN PRIVATE KEY-----\\n${PEM_BODY[0]}\\n${PEM_BODY[1]}`, '{"type":"service_account","private_key":"[REDACTED]'],
+  'Azure storage connection string': [
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${FORM.accountKey};EndpointSuffix=core.windows.net`,
+    'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[REDACTED];EndpointSuffix=core.windows.net',
+  ],
+  'scanner token formats, bare': [
+    [FORM.gitlab, FORM.npm, FORM.huggingFace, FORM.stripeWebhook, FORM.slackApp, FORM.anthropic, FORM.linear, FORM.shopify, FORM.sendGrid, FORM.twilio, FORM.databricks, FORM.doppler, FORM.pypi, FORM.digitalOcean, FORM.postman, FORM.atlassian, FORM.groq, FORM.vault]
+      .map((token, i) => `token ${i}: ${token};`)
+      .join(' '),
+    Array.from({ length: 18 }, (_, i) => `token ${i}: [REDACTED];`).join(' '),
+  ],
+  'scanner token in a JSON error body': [`{"error":"invalid token","detail":"the token ${FORM.npm} was revoked"}`, '{"error":"invalid token","detail":"the token [REDACTED] was revoked"}'],
+};
+
+/** Ordinary error texts and stack frames that hold no credential: unchanged by scrubbing. */
+export const ORDINARY_TEXTS: readonly string[] = [
+  'key not found',
+  'token expired',
+  'Sheet name must not be empty',
+  'The API key is missing. Set OPENAI_API_KEY.',
+  'Invalid token: the session has expired, sign in again',
+  'Cookie consent required before continuing',
+  '*** WARNING *** disk almost full',
+  'glob src/**/*.ts matched nothing',
+  'Function not found: arn:aws:lambda:us-east-1:123456789012:function:missing',
+  'ValidationException: 1 validation error detected at skip_private_key_check',
+  '    at Object.<anonymous> (/srv/app/node_modules/@aws-sdk/client-lambda/dist-cjs/index.js:1042:23)',
+  '    at async Promise.all (index 0) [as task_queues] (node:internal/process/task_queues:95:5)',
+  'SK-1234 is not a valid SKU; skipped 3 rows in sheet "Q1 results"',
+];
 
 /**
  * Texts carrying secrets in util.inspect form with values of no recognisable shape: google-auth-library 10/11 refresh
