@@ -10,8 +10,9 @@
 # - Deno runs it in a pseudo-terminal without --allow-env (a permission prompt would show there and the call would wait:
 #   the run fails on either), then with NODE_ENV=development and --allow-env=NODE_ENV (dev mode on); Bun both ways too;
 # - workerd runs test/runtimes/worker.mjs under `wrangler dev` on 127.0.0.1 (wrangler needs Node 22: npx node@22), and
-#   test/runtimes/workerd.mjs checks it over Streamable HTTP: the same scenarios, the records at the console method of
-#   their level, and crashes masked although wrangler wrote NODE_ENV "development" into the bundle;
+#   test/runtimes/workerd.mjs checks it over Streamable HTTP, without and with nodejs_compat: the same scenarios, the
+#   records at the console method of their level, and crashes masked although wrangler wrote NODE_ENV "development"
+#   into the bundle;
 # - what each runtime's fetch throws (closed port, unknown host, reset connection) is captured again and compared with
 #   test/runtimes/shapes.json, which npm test rebuilds on Node: the record cannot drift from the runtimes.
 # The unknown host is under .invalid (RFC 6761): the machine's resolver answers it as unknown; no name is looked up
@@ -29,7 +30,7 @@ version() { node -p "require('./node_modules/$1/package.json').version"; }
 sdk="$(version @modelcontextprotocol/sdk)"
 zod="$(version zod)"
 otel_api="$(version @opentelemetry/api)"
-cp test/runtimes/*.mjs test/runtimes/wrangler.json "$project"
+cp test/runtimes/*.mjs test/runtimes/wrangler*.json "$project"
 cd "$project"
 printf '{ "name": "runtimes", "private": true, "type": "module" }\n' > package.json
 echo "installing bun@$BUN, deno@$DENO, wrangler@$WRANGLER (workerd) and the packed tarball"
@@ -76,15 +77,20 @@ echo "--- what each runtime's fetch throws, against test/runtimes/shapes.json"
 "$bin/bun" capture.mjs >bun.json
 "${deno_run[@]}" capture.mjs </dev/null >deno.json
 
-echo "--- workerd (wrangler $WRANGLER dev, Node 22)"
-timeout 240 npx -y node@22 workerd.mjs "$project/workerd.json" node_modules/wrangler/bin/wrangler.js || {
-  echo "wrangler's output:" >&2
-  cat workerd.json.stdout workerd.json.stderr >&2 || true
-  exit 1
-}
+echo "--- workerd (wrangler $WRANGLER dev, Node 22), without and with nodejs_compat"
+for config in wrangler.json wrangler-nodejs-compat.json; do
+  shapes="$project/workerd-${config%.json}.json"
+  timeout 240 npx -y node@22 workerd.mjs "$shapes" node_modules/wrangler/bin/wrangler.js "$config" || {
+    echo "wrangler's output:" >&2
+    cat "$shapes.stdout" "$shapes.stderr" >&2 || true
+    exit 1
+  }
+done
+cp "$project/workerd-wrangler.json" "$project/workerd.json"
 
 cd "$root"
 for runtime in bun deno workerd; do
   node test/runtimes/compare.mjs "$runtime" "$project/$runtime.json" $update
 done
+node test/runtimes/compare.mjs workerd "$project/workerd-wrangler-nodejs-compat.json"
 echo "runtimes: Node, Bun $BUN, Deno $DENO and workerd (wrangler $WRANGLER) passed"

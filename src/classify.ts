@@ -5,6 +5,7 @@
 import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization, type ReauthorizeCall } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
+import { onCloudflareWorkers } from './kit/runtime.js';
 import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
 import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
 import { newReference } from './reference.js';
@@ -84,7 +85,7 @@ type QuerySync = (descriptor: { name: 'env'; variable: string }) => unknown;
  * - elsewhere, from `process.env`, read by name at run time, never as a value a bundler inlined.
  */
 function runtimeNodeEnv(): string | undefined {
-  if (readProp(readProp(globalThis, 'navigator'), 'userAgent') === 'Cloudflare-Workers') return undefined;
+  if (onCloudflareWorkers()) return undefined;
   const permissions = readProp(readProp(globalThis, 'Deno'), 'permissions');
   const querySync = readProp(permissions, 'querySync');
   if (typeof querySync === 'function') {

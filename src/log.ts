@@ -3,6 +3,7 @@
  * winston-shaped object). The default writes to stderr, never stdout: stdout is the stdio transport's channel.
  */
 import { isObjectLike, readProp } from './kit/read.js';
+import { onCloudflareWorkers } from './kit/runtime.js';
 
 /** Level of a log record: deliberate failures at info, allowlisted foreign errors at warn, crashes at error. */
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -108,12 +109,12 @@ function method(logger: object, level: LogLevel): LevelMethod {
 
 /**
  * Writes to stderr: `[mcp-error-policy] ERROR tool "x" crashed ...` followed by the stack lines. Where there is no
- * `process.stderr` (workerd), the record goes to the console method of its level (`console.info`, `console.warn`,
- * `console.error`).
+ * `process.stderr`, and on Cloudflare Workers (whose `nodejs_compat` stderr does not reach `wrangler dev`'s output),
+ * the record goes to the console method of its level (`console.info`, `console.warn`, `console.error`).
  */
 export const stderrSink: LogSink = (record) => {
   const text = `[mcp-error-policy] ${record.level.toUpperCase()} ${formatRecord(record)}`;
-  const stderr = typeof process === 'object' ? process.stderr : undefined;
+  const stderr = typeof process === 'object' && !onCloudflareWorkers() ? process.stderr : undefined;
   if (stderr !== undefined && typeof stderr.write === 'function') stderr.write(`${text}\n`);
   else console[record.level](text);
 };

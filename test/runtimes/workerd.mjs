@@ -1,4 +1,5 @@
-// Runs worker.mjs on workerd under `wrangler dev` (127.0.0.1, bounded in time) and checks it from Node: the shapes of
+// Runs worker.mjs on workerd under `wrangler dev --config <file>` (127.0.0.1, bounded in time; with and without
+// nodejs_compat) and checks it from Node: the shapes of
 // workerd's fetch failures (written to the file named by the first argument, for scripts/runtimes.sh to compare with
 // shapes.json), then every scenario of scenarios.mjs through the real SDK Client over Streamable HTTP, and the records
 // the policy's default logger wrote through the console, each at the console method of its level (workerd prints
@@ -12,7 +13,7 @@ import { SECRET_KEY } from './shape.mjs';
 import { closedPort, resettingServer } from './loopback.mjs';
 import { checkScenarios } from './scenarios.mjs';
 
-const [shapesFile, wranglerBin] = process.argv.slice(2);
+const [shapesFile, wranglerBin, config] = process.argv.slice(2);
 const READY_WITHIN_MS = 90_000;
 let passed = 0;
 
@@ -20,7 +21,7 @@ const port = await closedPort(); // free a moment ago: wrangler listens there
 const refused = await closedPort();
 const reset = await resettingServer();
 const out = { stdout: '', stderr: '' };
-const wrangler = spawn(process.execPath, [wranglerBin, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'info'], {
+const wrangler = spawn(process.execPath, [wranglerBin, 'dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'info'], {
   env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
   stdio: ['ignore', 'pipe', 'pipe'],
   detached: true,
@@ -77,7 +78,7 @@ try {
   }
   assert.ok(!`${out.stdout}${out.stderr}`.includes(SECRET_KEY), 'the secret key reached the console');
   passed += 1;
-  console.log(`workerd (wrangler dev): ${passed} passed, 0 failed`);
+  console.log(`workerd (wrangler dev, ${config}): ${passed} passed, 0 failed`);
 } finally {
   stop();
   writeFileSync(`${shapesFile}.stdout`, out.stdout);
