@@ -20,7 +20,8 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 
 /**
  * True for an MCP protocol error: an SDK v2 `ProtocolError` (by its brand), or an error named `McpError` /
- * `ProtocolError` with an integer `code` (SDK v1 and its subclasses such as `UrlElicitationRequiredError`).
+ * `ProtocolError` (or, in early SDK v1 releases that named no error, made by a class named `McpError`) with an integer `code`
+ * (SDK v1 and its subclasses such as `UrlElicitationRequiredError`).
  * @example
  * ```ts
  * isProtocolError(new McpError(ErrorCode.InvalidParams, 'bad')); // true, without importing the SDK here
@@ -28,8 +29,10 @@ function hasV2ProtocolBrand(error: unknown): boolean {
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
+  // early SDK v1 releases (1.0.1 among them) set no `name` on their McpError: its class's name says it
   const name = readString(error, 'name');
-  return (name === 'McpError' || name === 'ProtocolError') && Number.isInteger(readProp(error, 'code'));
+  const named = name === 'McpError' || name === 'ProtocolError' || (name === 'Error' && readString(readProp(error, 'constructor'), 'name') === 'McpError');
+  return named && Number.isInteger(readProp(error, 'code'));
 }
 
 /** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */
