@@ -132,21 +132,24 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     ]);
   });
 
-  it('is idempotent, keeps one policy per server, and a hand-wrapped handler inside it logs once under the server policy', async () => {
-    const { policy, records, outcomes } = capture();
-    const server = newServer();
-    // wrapped by hand, without a policy: it follows the server's
-    server.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(callTool));
-    applyErrorPolicy(server, policy);
-    expect(applyErrorPolicy(server, policy)).toBe(server);
-    expect(() => applyErrorPolicy(server, createErrorPolicy())).toThrow('applyErrorPolicy: this server already has another policy; apply one policy per server');
-    const { client } = await connect(server);
+  it('is idempotent, keeps one policy per server; a hand-wrapped handler inside it with its own policy logs once to that policy', async () => {
+    const server = capture();
+    const own = capture();
+    const low = newServer();
+    low.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(callTool, { policy: own.policy }));
+    applyErrorPolicy(low, server.policy);
+    expect(applyErrorPolicy(low, server.policy)).toBe(low);
+    expect(() => applyErrorPolicy(low, createErrorPolicy())).toThrow('applyErrorPolicy: this server already has another policy; apply one policy per server');
+    const { client } = await connect(low);
 
     const crashed = await client.callTool({ name: 'crash', arguments: {} });
     const reference = referenceIn(textOf(crashed));
     expect(textOf(crashed)).toBe(`Error executing tool crash (reference ${reference})`);
-    expect(records.map(({ kind, name, reference: id }) => ({ kind, name, reference: id }))).toEqual([{ kind: 'crash', name: 'crash', reference }]);
-    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: 'crash', status: 500, classification: 'crash' }]);
+    expect(own.records.map(({ kind, name, reference: id }) => ({ kind, name, reference: id }))).toEqual([{ kind: 'crash', name: 'crash', reference }]);
+    // the server's policy does not log it again; its access log, around the whole handler, counts the call once
+    expect(server.records).toEqual([]);
+    expect(withoutDurations(server.outcomes)).toEqual([{ kind: 'tool', name: 'crash', status: 500, classification: 'crash' }]);
+    expect(own.outcomes).toEqual([]);
   });
 
   it('takes the low-level Server an McpServer holds, and names what it cannot take', () => {
