@@ -20,8 +20,8 @@ function hasV2ProtocolBrand(error: unknown): boolean {
 
 /**
  * True for an MCP protocol error: an SDK v2 `ProtocolError` (by its brand), or an error named `McpError` /
- * `ProtocolError` with an integer `code` (SDK v1 and its subclasses such as `UrlElicitationRequiredError`), or made
- * by a class named `McpError` with an integer `code` (SDK 1.0.x, whose `McpError` keeps the name `Error`).
+ * `ProtocolError` (or, in early SDK v1 releases that named no error, made by a class named `McpError`) with an integer `code`
+ * (SDK v1 and its subclasses such as `UrlElicitationRequiredError`).
  * @example
  * ```ts
  * isProtocolError(new McpError(ErrorCode.InvalidParams, 'bad')); // true, without importing the SDK here
@@ -29,8 +29,9 @@ function hasV2ProtocolBrand(error: unknown): boolean {
  */
 export function isProtocolError(error: unknown): boolean {
   if (hasV2ProtocolBrand(error)) return true;
+  // early SDK v1 releases (1.0.1 among them) set no `name` on their McpError: its class's name says it
   const name = readString(error, 'name');
-  const named = name === 'McpError' || name === 'ProtocolError' || readString(readProp(error, 'constructor'), 'name') === 'McpError';
+  const named = name === 'McpError' || name === 'ProtocolError' || (name === 'Error' && readString(readProp(error, 'constructor'), 'name') === 'McpError');
   return named && Number.isInteger(readProp(error, 'code'));
 }
 

@@ -50,8 +50,9 @@ export function withSignIn(result: unknown, extra: unknown, low: unknown): unkno
 
 /** A low-level request handler under the policy: one wrapper around the whole handler, named by the request. */
 function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, handler: Fn): Fn {
-  // governs: a wrapper of the user's own inside the handler, with no policy of its own, follows the server's
-  const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: true };
+  // Not governing: a wrapper of the user's own inside the handler keeps its own policy (or `defaultPolicy`), as a
+  // wrapper does on a server without the policy. Governing would keep per-call state on every successful call.
+  const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: false };
   const guarded = bindGuard(WRAPPERS[kind](handler), binding) ?? handler;
   const signsIn = kind === 'tool' && elicitsSignIn(policy);
   if (!signsIn && policy.telemetry === undefined) return guarded;

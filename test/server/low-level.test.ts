@@ -27,7 +27,7 @@ import {
   withClientVisibleErrors,
   withClientVisibleResourceErrors,
 } from '../../src/index.js';
-import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { crashRpcError, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { link } from '../support/link.js';
 import { capture, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
 
@@ -41,6 +41,14 @@ function newServer(): Server {
 function connect(server: Server) {
   return link(server, new Client({ name: 'low-client', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
 }
+
+/** The outcomes of calling `ok`, `deliberate`, `crash` and `nope`, in that order. */
+const TOOL_OUTCOMES = [
+  { kind: 'tool', name: 'ok', status: 200 },
+  { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
+  { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
+  { kind: 'tool', name: 'nope', status: 400, classification: 'protocol' },
+];
 
 /** A tools/call handler: `ok` answers, `deliberate` throws a ToolError, `crash` crashes, anything else is unknown. */
 async function callTool(request: { params: { name: string } }) {
@@ -80,12 +88,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     ]);
     expect(records[1]?.message).toBe(`tool "crash" crashed (reference ${reference}): Error ${JSON.stringify(CANARY)}`);
     expect(records[1]?.reference).toBe(reference);
-    expect(withoutDurations(outcomes)).toEqual([
-      { kind: 'tool', name: 'ok', status: 200 },
-      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
-      { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
-      { kind: 'tool', name: 'nope', status: 400, classification: 'protocol' },
-    ]);
+    expect(withoutDurations(outcomes)).toEqual(TOOL_OUTCOMES);
   });
 
   it('resources/read and prompts/get set after the call: the JSON-RPC errors of the resource and prompt wrappers', async () => {
@@ -111,19 +114,9 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
       data: failureData(failureObject('resource_not_found', false), 'sheet://missing'),
     });
     const read = await rpcError(client.readResource({ uri: 'sheet://crash' }));
-    const readReference = referenceIn(read.message);
-    expect(read).toEqual({
-      code: -32603,
-      message: `MCP error -32603: Error reading resource sheet://crash (reference ${readReference})`,
-      data: failureData(failureObject('internal', false, { correlationId: readReference })),
-    });
+    expect(read).toEqual(crashRpcError('MCP error -32603: Error reading resource sheet://crash', referenceIn(read.message)));
     const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
-    const promptReference = referenceIn(prompt.message);
-    expect(prompt).toEqual({
-      code: -32603,
-      message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`,
-      data: failureData(failureObject('internal', false, { correlationId: promptReference })),
-    });
+    expect(prompt).toEqual(crashRpcError('MCP error -32603: Error getting prompt summarize', referenceIn(prompt.message)));
     expect(await client.listResources()).toEqual({ resources: [] });
 
     expect(records.map(({ level, kind, handler, name }) => ({ level, kind, handler, name }))).toEqual([
@@ -139,21 +132,24 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     ]);
   });
 
-  it('is idempotent, keeps one policy per server, and a hand-wrapped handler inside it logs once under the server policy', async () => {
-    const { policy, records, outcomes } = capture();
-    const server = newServer();
-    // wrapped by hand, without a policy: it follows the server's
-    server.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(callTool));
-    applyErrorPolicy(server, policy);
-    expect(applyErrorPolicy(server, policy)).toBe(server);
-    expect(() => applyErrorPolicy(server, createErrorPolicy())).toThrow('applyErrorPolicy: this server already has another policy; apply one policy per server');
-    const { client } = await connect(server);
+  it('is idempotent, keeps one policy per server; a hand-wrapped handler inside it with its own policy logs once to that policy', async () => {
+    const server = capture();
+    const own = capture();
+    const low = newServer();
+    low.setRequestHandler(CallToolRequestSchema, withClientVisibleErrors(callTool, { policy: own.policy }));
+    applyErrorPolicy(low, server.policy);
+    expect(applyErrorPolicy(low, server.policy)).toBe(low);
+    expect(() => applyErrorPolicy(low, createErrorPolicy())).toThrow('applyErrorPolicy: this server already has another policy; apply one policy per server');
+    const { client } = await connect(low);
 
     const crashed = await client.callTool({ name: 'crash', arguments: {} });
     const reference = referenceIn(textOf(crashed));
     expect(textOf(crashed)).toBe(`Error executing tool crash (reference ${reference})`);
-    expect(records.map(({ kind, name, reference: id }) => ({ kind, name, reference: id }))).toEqual([{ kind: 'crash', name: 'crash', reference }]);
-    expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: 'crash', status: 500, classification: 'crash' }]);
+    expect(own.records.map(({ kind, name, reference: id }) => ({ kind, name, reference: id }))).toEqual([{ kind: 'crash', name: 'crash', reference }]);
+    // the server's policy does not log it again; its access log, around the whole handler, counts the call once
+    expect(server.records).toEqual([]);
+    expect(withoutDurations(server.outcomes)).toEqual([{ kind: 'tool', name: 'crash', status: 500, classification: 'crash' }]);
+    expect(own.outcomes).toEqual([]);
   });
 
   it('takes the low-level Server an McpServer holds, and names what it cannot take', () => {
@@ -168,6 +164,31 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(() => applyErrorPolicy({ addTool() {} })).toThrow(
       new TypeError(`${expected}an object of another shape (a framework's server? see docs/frameworks.md; else wrap each handler with withClientVisibleErrors)`),
     );
+  });
+});
+
+describe('the McpError of early SDK 1.x releases', () => {
+  /** SDK 1.0.1's McpError, as it ships: it sets no `name`. */
+  class McpError extends Error {
+    constructor(
+      readonly code: number,
+      message: string,
+      readonly data?: unknown,
+    ) {
+      super(`MCP error ${code}: ${message}`);
+    }
+  }
+
+  it('passes through as a protocol error, logged once at info', async () => {
+    const { policy, records } = capture();
+    const server = applyErrorPolicy(newServer(), policy);
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      throw new McpError(-32602, `Tool ${request.params.name} not found`);
+    });
+    const { client } = await connect(server);
+    const error = await rpcError(client.callTool({ name: 'nope', arguments: {} }));
+    expect([error.code, error.message]).toEqual([-32602, 'MCP error -32602: MCP error -32602: Tool nope not found']);
+    expect(records.map(({ level, kind, name }) => ({ level, kind, name }))).toEqual([{ level: 'info', kind: 'protocol', name: 'nope' }]);
   });
 });
 
@@ -238,10 +259,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/server
       { level: 'error', kind: 'crash', handler: 'prompt', name: 'summarize' },
     ]);
     expect(withoutDurations(outcomes)).toEqual([
-      { kind: 'tool', name: 'ok', status: 200 },
-      { kind: 'tool', name: 'deliberate', status: 500, classification: 'anticipated' },
-      { kind: 'tool', name: 'crash', status: 500, classification: 'crash' },
-      { kind: 'tool', name: 'nope', status: 400, classification: 'protocol' },
+      ...TOOL_OUTCOMES,
       { kind: 'resource', name: 'sheet://missing', status: 404, classification: 'anticipated' },
       { kind: 'prompt', name: 'summarize', status: 500, classification: 'crash' },
     ]);

@@ -21,7 +21,7 @@ import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2, Ser
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ToolError } from '../../src/index.js';
-import { failureData, failureObject } from '../support/failure.js';
+import { crashRpcError, failureData, failureObject } from '../support/failure.js';
 import { link } from '../support/link.js';
 import { closedPortUrl } from '../support/fake-google.js';
 import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from '../support/session.js';
@@ -35,11 +35,7 @@ function crash(): never {
 
 /** The crash answer of a list or completion request, as SDK v1's client shows it. */
 function crashAnswer(method: string, reference: string) {
-  return {
-    code: -32603,
-    message: `MCP error -32603: Error handling ${method} (reference ${reference})`,
-    data: failureData(failureObject('internal', false, { correlationId: reference })),
-  };
+  return crashRpcError(`MCP error -32603: Error handling ${method}`, reference);
 }
 
 describe('an McpServer (SDK v1): completions, list callbacks and output schemas', () => {

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { crashRpcError, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { startExample } from '../support/stdio.js';
 import { correlationIdOf, referenceIn, rpcError, textOf } from '../support/session.js';
 
@@ -41,11 +41,7 @@ it('answers on stdout, logs each failure once on stderr, and writes one access-l
     });
     const prompt = await rpcError(client.getPrompt({ name: 'summarize' }));
     const promptReference = referenceIn(prompt.message);
-    expect(prompt).toEqual({
-      code: -32603,
-      message: `MCP error -32603: Error getting prompt summarize (reference ${promptReference})`,
-      data: failureData(failureObject('internal', false, { correlationId: promptReference })),
-    });
+    expect(prompt).toEqual(crashRpcError('MCP error -32603: Error getting prompt summarize', promptReference));
 
     const stderr = await closeAndReadStderr();
     const lines = stderr.split('\n').filter((line) => line !== '');

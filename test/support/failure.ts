@@ -34,6 +34,14 @@ export function failureData(object: Record<string, unknown>, uri?: string): Reco
 }
 
 /**
+ * The JSON-RPC error of a crash as a client shows it: code -32603, `<shown> (reference <reference>)`, and the failure
+ * object whose correlation id is the reference.
+ */
+export function crashRpcError(shown: string, reference: string): { code: number; message: string; data: Record<string, unknown> } {
+  return { code: -32603, message: `${shown} (reference ${reference})`, data: failureData(failureObject('internal', false, { correlationId: reference })) };
+}
+
+/**
  * Checks that `answer` (a tool result, a JSON-RPC error) carries a failure object whose keys are in the wire's order
  * and whose correlation id is 12 hex digits and `record`'s; returns that id.
  */
