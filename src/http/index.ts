@@ -27,7 +27,9 @@ import { awsHttpErrorRule, awsTimeoutRule, awsUnauthorizedRule } from './aws.js'
 import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
 import { fetchHttpErrorRule, fetchUnauthorizedRule } from './fetch.js';
 import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
+import { graphqlRules } from './graphql.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
+import { msgraphRules } from './microsoft-graph.js';
 import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
 import { slackHttpErrorRule, slackNetworkRule, slackTimeoutRule, slackUnauthorizedRule } from './slack.js';
 import { anthropicRules, openaiRules } from './stainless.js';
@@ -38,7 +40,10 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * `openai-unauthorized`, `openai-http-error`, `openai-timeout`, `anthropic-unauthorized`, `anthropic-http-error`,
  * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`,
  * `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`,
- * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `ky-unauthorized`, `ky-http-error`,
+ * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `msgraph-unauthorized`,
+ * `msgraph-http-error`, `msgraph-timeout`, `msgraph-network`, `github-graphql-unauthorized`, `github-graphql-http-error`,
+ * `linear-unauthorized`, `linear-http-error`, `linear-network`, `graphql-unauthorized`, `graphql-http-error` (GraphQL
+ * error lists over fetch: before ky and fetch, whose errors hold the same `Response`), `ky-unauthorized`, `ky-http-error`,
  * `axios-unauthorized`, `axios-http-error`, `axios-timeout`, `fetch-unauthorized`, `fetch-http-error`. The fetch
  * rules come last: they take any failed fetch `Response` (thrown, in an error's `response` or on its `cause` chain),
  * so the clients that also carry one (ky's `HTTPError`) reach their own rules first.
@@ -84,6 +89,8 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   slackHttpErrorRule,
   slackTimeoutRule,
   slackNetworkRule,
+  ...msgraphRules,
+  ...graphqlRules,
   kyUnauthorizedRule,
   kyHttpErrorRule,
   axiosUnauthorizedRule,
