@@ -8,7 +8,7 @@
  * - GraphQL over plain `fetch` (Apollo, Shopify and any other server): an error holding the `Response` in `response`
  *   and the parsed body in `data` (the shape ofetch's `FetchError` has, and the one docs/http.md asks server authors to
  *   throw), with `errors` in that body; its `request` (a `Request`) or `options` give the method.
- * - `@linear/sdk`: a `LinearError` (`type` one of the SDK's error types, `errors`, `raw`), whose `raw` is the SDK's
+ * - `@linear/sdk`: a `LinearError` (a string `type`, `errors`, `raw`, `query`), whose `raw` is the SDK's
  *   `GraphQLClientError` with the `response` (`status`, `headers`, `errors`). With no response (`raw` is fetch's
  *   failure), `linear-network` words it as the core `network` rule does.
  *
@@ -121,10 +121,9 @@ export function graphqlFetchFailureOf(error: unknown): HttpFailure | undefined {
   );
 }
 
-/** True for a `LinearError` of `@linear/sdk`: a `type` of the SDK's, `errors` and `raw`. */
+/** True for a `LinearError` of `@linear/sdk`: a string `type` (`AuthenticationError`, `Ratelimited`...), `errors`, `raw` and `query`. */
 function isLinearError(error: unknown): boolean {
-  const type = readString(error, 'type') ?? '';
-  return /^(?:FeatureNotAccessible|InvalidInput|Ratelimited|NetworkError|AuthenticationError|Forbidden|BootstrapError|Unknown|InternalError|Other|UserError|GraphqlError|LockTimeout|UsageLimitExceeded)$/.test(type) && hasKey(error, 'raw') && hasKey(error, 'errors');
+  return readString(error, 'type') !== undefined && hasKey(error, 'raw') && hasKey(error, 'errors') && hasKey(error, 'query');
 }
 
 /** The failure a `LinearError` with a response describes, or `undefined`. */

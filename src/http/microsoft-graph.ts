@@ -6,8 +6,8 @@
  * HTML page's head). `headers` are the response's (`Retry-After` on 429 and 503). The error holds no method or URL.
  *
  * Without a response, `statusCode` is -1 and `code` the failure's name: `TypeError` with `body` `TypeError: fetch
- * failed` (the client keeps neither fetch's cause nor its system code: `msgraph-network` says only that no answer came)
- * or `TimeoutError` / `AbortError` for an aborted request (`msgraph-timeout`).
+ * failed` for a network failure (the client keeps neither fetch's cause nor its system code: `msgraph-network` says
+ * only that no answer came). An aborted request (`TimeoutError`, `AbortError` in `code`) is left to the policy: a crash.
  */
 import { isHttpStatus } from '../kit/http.js';
 import { hasKey, readProp, readString } from '../kit/read.js';
@@ -40,19 +40,13 @@ export function msgraphFailureOf(error: unknown): HttpFailure | undefined {
   };
 }
 
-/** True for a `GraphError` without a response whose `code` is one of `names`. */
-const noResponse =
-  (...names: string[]) =>
-  (error: unknown): boolean =>
-    graphStatus(error) === -1 && names.includes(readString(error, 'code') ?? '') && (names[0] !== 'TypeError' || readString(error, 'body') === 'TypeError: fetch failed');
+/** True for a `GraphError` of fetch's network failure (`TypeError: fetch failed`). */
+function isNetworkFailure(error: unknown): boolean {
+  return graphStatus(error) === -1 && readString(error, 'body') === 'TypeError: fetch failed';
+}
 
 /**
- * The Microsoft Graph rules, in their order: `msgraph-unauthorized`, `msgraph-http-error`, `msgraph-timeout`
- * (`The Microsoft Graph API request timed out.`, 504), `msgraph-network` (`Network error: the Microsoft Graph API did
- * not answer`, 502).
+ * The Microsoft Graph rules, in their order: `msgraph-unauthorized`, `msgraph-http-error`, `msgraph-network`
+ * (`Network error: the Microsoft Graph API did not answer`, 502).
  */
-export const msgraphRules: readonly ErrorRule[] = [
-  ...failureRules('msgraph', SERVICE, msgraphFailureOf),
-  noResponseRule('msgraph-timeout', noResponse('TimeoutError', 'AbortError'), `The ${SERVICE} request timed out.`, 504),
-  noResponseRule('msgraph-network', noResponse('TypeError'), `Network error: the ${SERVICE} did not answer`, 502),
-];
+export const msgraphRules: readonly ErrorRule[] = [...failureRules('msgraph', SERVICE, msgraphFailureOf), noResponseRule('msgraph-network', isNetworkFailure, `Network error: the ${SERVICE} did not answer`, 502)];

@@ -8,6 +8,8 @@
 import { graphql } from '@octokit/graphql';
 import { LinearClient } from '@linear/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyError, coreRules, createErrorPolicy } from '../../src/index.js';
+import { httpRules } from '../../src/http/index.js';
 import { SECRETS } from './support/clients.js';
 import { closedOrigin } from './support/fake-apis.js';
 import { GRAPHQL_REQUEST_IDS, startGraphqlFake, type GraphqlFake } from './support/graphql-fake.js';
@@ -161,4 +163,56 @@ describe('@linear/sdk through a real McpServer and Client', () => {
     },
     [LINEAR_TOKEN],
   );
+});
+
+describe('the GraphQL and Microsoft Graph rules against look-alikes and hostile values', () => {
+  const policy = createErrorPolicy({ rules: [...httpRules, ...coreRules] });
+  const ruleOf = (error: unknown): string | undefined => {
+    const classified = classifyError(error, policy);
+    return classified.kind === 'anticipated' ? classified.rule.name : classified.kind;
+  };
+  const response = (status: number): Response => new Response('{}', { status, headers: { 'content-type': 'application/json' } });
+
+  it('need the whole shape', () => {
+    // AggregateError's `errors` are no GraphQL error list; a body without `errors` is fetch's (by status) or nothing.
+    expect(ruleOf(new AggregateError([new Error('Not Found')], 'x'))).toBe('crash');
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { data: { ok: true } } }))).toBe('crash');
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(404), data: { message: 'gone' } }))).toBe('fetch-http-error');
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { errors: [{ message: 'No.', extensions: { code: 'FORBIDDEN' } }] } }))).toBe('graphql-http-error');
+    // An error list whose first entry has no message; a GraphqlResponseError without its request.
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } }))).toBe('crash');
+    expect(ruleOf(Object.assign(new Error('x'), { name: 'GraphqlResponseError', errors: [{ type: 'NOT_FOUND', message: 'x' }], headers: {} }))).toBe('crash');
+    // A LinearError without `query`; a GraphError without `requestId`, or with a successful status.
+    expect(ruleOf(Object.assign(new Error('x'), { type: 'Forbidden', errors: [], raw: { response: { status: 403, headers: new Headers() } } }))).toBe('crash');
+    const graphError = { statusCode: 404, code: 'ResourceNotFound', requestId: null, date: new Date(), body: '{"code":"ResourceNotFound","message":"gone"}' };
+    expect(ruleOf(Object.assign(new Error('gone'), graphError))).toBe('msgraph-http-error');
+    expect(ruleOf(Object.assign(new Error('gone'), { ...graphError, requestId: undefined }))).toBe('msgraph-http-error');
+    const { requestId: _dropped, ...withoutRequestId } = graphError;
+    expect(ruleOf(Object.assign(new Error('gone'), withoutRequestId))).toBe('crash');
+    expect(ruleOf(Object.assign(new Error('gone'), { ...graphError, statusCode: 200 }))).toBe('crash');
+    // A GraphError whose body was an HTML page: the status alone, never the parser's message about the page.
+    const html = classifyError(Object.assign(new Error('Unexpected token < in JSON at position 0: <html>secret</html>'), { ...graphError, statusCode: 404, code: 'SyntaxError', body: 'SyntaxError: Unexpected token <' }), policy);
+    expect(html).toMatchObject({ kind: 'anticipated', message: 'Microsoft Graph API request failed with 404 Not Found' });
+  });
+
+  it('never throw: throwing getters and revoked Proxies in the error list and the response', () => {
+    const throwing = new Proxy([], {
+      get: () => {
+        throw new Error('getter');
+      },
+    });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const hostile of [throwing, revoked.proxy]) {
+      for (const error of [
+        Object.assign(new Error('x'), { response: response(200), data: { errors: hostile } }),
+        Object.assign(new Error('x'), { response: response(200), data: { errors: [hostile] } }),
+        Object.assign(new Error('x'), { name: 'GraphqlResponseError', request: {}, errors: hostile, headers: hostile }),
+        Object.assign(new Error('x'), { type: 'Forbidden', errors: [], query: '', raw: { response: hostile } }),
+        Object.assign(new Error('x'), { statusCode: 500, code: 'x', requestId: hostile, date: hostile, body: hostile, headers: hostile }),
+      ]) {
+        expect(() => classifyError(error, policy)).not.toThrow();
+      }
+    }
+  });
 });
