@@ -7,7 +7,9 @@
  *   A failed HTTP response is Octokit's `RequestError`, which the `github-*` rules take.
  * - GraphQL over plain `fetch` (Apollo, Shopify and any other server): an error holding the `Response` in `response`
  *   and the parsed body in `data` (the shape ofetch's `FetchError` has, and the one docs/http.md asks server authors to
- *   throw), with `errors` in that body; its `request` (a `Request`) or `options` give the method.
+ *   throw), with `errors` in that body; its `request` (a `Request`) or `options` give the method. A REST API's body
+ *   that also has `errors[].message` (with an error status, no `data`, no `locations`, `path` or `extensions`) is left
+ *   to the ky and fetch rules.
  * - `@linear/sdk`: a `LinearError` (a string `type`, `errors`, `raw`, `query`), whose `raw` is the SDK's
  *   `GraphQLClientError` with the `response` (`status`, `headers`, `errors`). With no response (`raw` is fetch's
  *   failure), `linear-network` words it as the core `network` rule does.
@@ -53,9 +55,8 @@ function messageOf(entry: unknown): string | undefined {
   return serviceMessage(readProp(readProp(entry, 'extensions'), 'userPresentableMessage'), 200) ?? serviceMessage(readProp(entry, 'message'), 200);
 }
 
-/** A GraphQL error list (`errors`: entries with a string `message`; Shopify's 401 sends one string), or `undefined`. */
+/** A GraphQL error list (`errors`: entries with a string `message`), or `undefined`. */
 function graphqlErrors(errors: unknown): GraphqlErrors | undefined {
-  if (typeof errors === 'string') return { code: undefined, meaning: 400, message: serviceMessage(errors) };
   try {
     if (!Array.isArray(errors) || typeof readProp(errors[0], 'message') !== 'string') return undefined;
     const extensions = readProp(errors[0], 'extensions');
@@ -108,17 +109,19 @@ export function graphqlFetchFailureOf(error: unknown): HttpFailure | undefined {
   const headers = readProp(response, 'headers');
   if (typeof readProp(headers, 'get') !== 'function' || isHttpClientError(error)) return undefined;
   const body = jsonObject(readProp(error, 'data'));
+  const status = readProp(response, 'status');
   const errors = graphqlErrors(readProp(body, 'errors'));
+  const first = readProp(readProp(body, 'errors'), 0);
+  // A GraphQL answer, not a REST body that also says `errors`: a successful status, `data`, or GraphQL's entry fields.
+  const graphql = (isHttpStatus(status) && status < 300) || hasKey(body, 'data') || ['locations', 'path', 'extensions'].some((key) => hasKey(first, key));
+  if (errors === undefined || !graphql) return undefined;
   const url = readString(response, 'url');
-  return (
-    errors &&
-    graphqlFailure('GraphQL API', readProp(response, 'status'), errors, {
-      method: methodOf(readProp(error, 'request')) ?? methodOf(readProp(error, 'options')),
-      url: url === undefined || url === '' ? undefined : redactUrl(url),
-      requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
-      retryAfterMs: retryAfterMsOf(headers) ?? throttleDelayMs(body),
-    })
-  );
+  return graphqlFailure('GraphQL API', status, errors, {
+    method: methodOf(readProp(error, 'request')) ?? methodOf(readProp(error, 'options')),
+    url: url === undefined || url === '' ? undefined : redactUrl(url),
+    requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
+    retryAfterMs: retryAfterMsOf(headers) ?? throttleDelayMs(body),
+  });
 }
 
 /** True for a `LinearError` of `@linear/sdk`: a string `type` (`AuthenticationError`, `Ratelimited`...), `errors`, `raw` and `query`. */

@@ -109,9 +109,10 @@ describe('GraphQL over fetch (Apollo, Shopify) through a real McpServer and Clie
       const rule = 'graphql-http-error';
       return {
         unauthorized: { text: `${where} (UNAUTHENTICATED): Credentials rejected: You must be logged in to read items.`, rule: 'graphql-unauthorized', status: 401, request: inBody, failure: { code: 'UNAUTHENTICATED', retryable: false } },
+        // Shopify's 401 (`errors` as one string, no `data`) is no GraphQL error list: the fetch rule's, by its status.
         shopify401: {
-          text: `${where} with 401 Unauthorized: Credentials rejected: [API] Invalid API key or access token (unrecognized login or wrong password)`,
-          rule: 'graphql-unauthorized',
+          text: `HTTP POST ${url} failed with 401 Unauthorized: Credentials rejected: the service did not accept them`,
+          rule: 'fetch-unauthorized',
           status: 401,
           request: http(401),
           failure: { code: 'unauthorized', retryable: false },
@@ -179,6 +180,11 @@ describe('the GraphQL and Microsoft Graph rules against look-alikes and hostile 
     expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { data: { ok: true } } }))).toBe('crash');
     expect(ruleOf(Object.assign(new Error('x'), { response: response(404), data: { message: 'gone' } }))).toBe('fetch-http-error');
     expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { errors: [{ message: 'No.', extensions: { code: 'FORBIDDEN' } }] } }))).toBe('graphql-http-error');
+    // A REST API's `errors[].message` with an error status is no GraphQL answer; with `data`, or GraphQL's fields, it is.
+    const rest = { errors: [{ code: 89, message: 'Invalid or expired token.' }] };
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(401), data: rest }))).toBe('fetch-unauthorized');
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(401), data: { ...rest, data: null } }))).toBe('graphql-unauthorized');
+    expect(ruleOf(Object.assign(new Error('x'), { response: response(400), data: { errors: [{ message: 'Syntax Error', locations: [] }] } }))).toBe('graphql-http-error');
     // An error list whose first entry has no message; a GraphqlResponseError without its request.
     expect(ruleOf(Object.assign(new Error('x'), { response: response(200), data: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } }))).toBe('crash');
     expect(ruleOf(Object.assign(new Error('x'), { name: 'GraphqlResponseError', errors: [{ type: 'NOT_FOUND', message: 'x' }], headers: {} }))).toBe('crash');
