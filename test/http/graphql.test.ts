@@ -202,14 +202,12 @@ describe('the GraphQL and Microsoft Graph rules against look-alikes and hostile 
   });
 
   it('never throw: throwing getters and revoked Proxies in the error list and the response', () => {
-    const throwing = new Proxy([], {
-      get: () => {
-        throw new Error('getter');
-      },
-    });
-    const revoked = Proxy.revocable({}, {});
-    revoked.revoke();
-    for (const hostile of [throwing, revoked.proxy]) {
+    const { proxy: revoked, revoke } = Proxy.revocable([], {});
+    revoke();
+    const trap = (): never => {
+      throw new Error('trap');
+    };
+    for (const hostile of [new Proxy([], { get: trap, has: trap, ownKeys: trap, getPrototypeOf: trap }), revoked]) {
       for (const error of [
         Object.assign(new Error('x'), { response: response(200), data: { errors: hostile } }),
         Object.assign(new Error('x'), { response: response(200), data: { errors: [hostile] } }),
