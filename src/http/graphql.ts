@@ -107,13 +107,13 @@ export function githubGraphqlFailureOf(error: unknown): HttpFailure | undefined 
 export function graphqlFetchFailureOf(error: unknown): HttpFailure | undefined {
   const response = readProp(error, 'response');
   const headers = readProp(response, 'headers');
-  if (typeof readProp(headers, 'get') !== 'function' || isHttpClientError(error)) return undefined;
-  const body = jsonObject(readProp(error, 'data'));
   const status = readProp(response, 'status');
+  if (!isHttpStatus(status) || typeof readProp(headers, 'get') !== 'function' || isHttpClientError(error)) return undefined;
+  const body = jsonObject(readProp(error, 'data'));
   const errors = graphqlErrors(readProp(body, 'errors'));
   const first = readProp(readProp(body, 'errors'), 0);
   // A GraphQL answer, not a REST body that also says `errors`: a successful status, `data`, or GraphQL's entry fields.
-  const graphql = (isHttpStatus(status) && status < 300) || hasKey(body, 'data') || ['locations', 'path', 'extensions'].some((key) => hasKey(first, key));
+  const graphql = status < 300 || hasKey(body, 'data') || ['locations', 'path', 'extensions'].some((key) => hasKey(first, key));
   if (errors === undefined || !graphql) return undefined;
   const url = readString(response, 'url');
   return graphqlFailure('GraphQL API', status, errors, {
