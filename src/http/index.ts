@@ -1,7 +1,9 @@
 /**
  * `mcp-error-policy/http`: allowlist rules for the errors of the HTTP clients MCP servers use most: axios 1.x, Octokit
  * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x), Stripe (`stripe` 22, 23), the AWS
- * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8), ky (1, 2), and
+ * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8), Microsoft Graph
+ * (`@microsoft/microsoft-graph-client` 3), GraphQL APIs (`@octokit/graphql`, `@linear/sdk`, GraphQL error lists over
+ * fetch), ky (1, 2), and
  * plain `fetch` (a failed `Response` thrown, or held in an error's `response` or `cause`; ofetch's `FetchError`).
  * Structural: nothing here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
@@ -27,7 +29,9 @@ import { awsHttpErrorRule, awsTimeoutRule, awsUnauthorizedRule } from './aws.js'
 import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
 import { fetchHttpErrorRule, fetchUnauthorizedRule } from './fetch.js';
 import { githubHttpErrorRule, githubUnauthorizedRule } from './github.js';
+import { graphqlRules } from './graphql.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
+import { msgraphRules } from './microsoft-graph.js';
 import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
 import { slackHttpErrorRule, slackNetworkRule, slackTimeoutRule, slackUnauthorizedRule } from './slack.js';
 import { anthropicRules, openaiRules } from './stainless.js';
@@ -38,7 +42,10 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * `openai-unauthorized`, `openai-http-error`, `openai-timeout`, `anthropic-unauthorized`, `anthropic-http-error`,
  * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`,
  * `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`,
- * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `ky-unauthorized`, `ky-http-error`,
+ * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `msgraph-unauthorized`,
+ * `msgraph-http-error`, `msgraph-network`, `github-graphql-unauthorized`, `github-graphql-http-error`,
+ * `linear-unauthorized`, `linear-http-error`, `linear-network`, `graphql-unauthorized`, `graphql-http-error` (GraphQL
+ * error lists over fetch: before ky and fetch, whose errors hold the same `Response`), `ky-unauthorized`, `ky-http-error`,
  * `axios-unauthorized`, `axios-http-error`, `axios-timeout`, `fetch-unauthorized`, `fetch-http-error`. The fetch
  * rules come last: they take any failed fetch `Response` (thrown, in an error's `response` or on its `cause` chain),
  * so the clients that also carry one (ky's `HTTPError`) reach their own rules first.
@@ -84,6 +91,8 @@ export const httpRules: readonly ErrorRule[] = Object.freeze([
   slackHttpErrorRule,
   slackTimeoutRule,
   slackNetworkRule,
+  ...msgraphRules,
+  ...graphqlRules,
   kyUnauthorizedRule,
   kyHttpErrorRule,
   axiosUnauthorizedRule,
