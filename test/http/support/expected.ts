@@ -189,56 +189,34 @@ function slackExpected(which: CaseName): Expected {
     const failure = failureOf(which, /\(([a-z_]+)\)/.exec(text)?.[1]);
     return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status, failure };
   }
+  /** An HTTP error (not a platform error): the status line, Slack's code from the body, the request id unless a proxy answered. */
+  const http = (code: string | undefined, failure: ExpectedFailure, requestId = true): Expected => {
+    const line = HTTP_STATUS[which as keyof typeof HTTP_STATUS];
+    const said = sentence(which, undefined);
+    return {
+      text: withRetry(`Slack API request failed with ${line}${code === undefined ? '' : ` (${code})`}${said === undefined ? '' : `: ${said}`}`, failure),
+      rule: 'slack-http-error',
+      status: Number(line.slice(0, 3)),
+      request: { httpStatus: Number(line.slice(0, 3)), ...(requestId ? { httpRequestId: REQUEST_IDS.slack } : {}) },
+      failure,
+    };
+  };
   switch (which) {
     case 'limited':
-    case 'throttled': {
-      // `throttled` has no Retry-After: the client then throws a plain Error (no headers kept), a 429 without a delay.
-      const failure = failureOf(which, undefined, { limited: DELAYS.limited });
-      return { text: withRetry('Slack API request failed with 429 Too Many Requests', failure), rule: 'slack-http-error', status: 429, request: { httpStatus: 429 }, failure };
-    }
+    case 'throttled':
+      // The client's rate-limit errors keep no headers; `throttled` has no Retry-After (a plain Error, no delay).
+      return http(undefined, failureOf(which, undefined, { limited: DELAYS.limited }), false);
     case 'exhausted':
-    case 'ratelimited': {
+    case 'ratelimited':
       // Slack's code names the rate limit; the headers give the delay.
-      const failure = failureOf(which, 'ratelimited');
-      return {
-        text: withRetry('Slack API request failed with 403 Forbidden (ratelimited)', failure),
-        rule: 'slack-http-error',
-        status: 403,
-        request: { httpStatus: 403, httpRequestId: REQUEST_IDS.slack },
-        failure,
-      };
-    }
+      return http('ratelimited', failureOf(which, 'ratelimited'));
     case 'html':
-    case 'maintenance': {
-      const failure = failureOf(which, undefined);
-      const line = HTTP_STATUS[which];
-      const said = sentence(which, undefined);
-      return {
-        text: withRetry(`Slack API request failed with ${line}${said === undefined ? '' : `: ${said}`}`, failure),
-        rule: 'slack-http-error',
-        status: Number(line.slice(0, 3)),
-        request: { httpStatus: Number(line.slice(0, 3)) },
-        failure,
-      };
-    }
-    case 'unavailable': {
-      const failure = failureOf(which, 'service_unavailable');
-      return {
-        text: withRetry('Slack API request failed with 503 Service Unavailable (service_unavailable)', failure),
-        rule: 'slack-http-error',
-        status: 503,
-        request: { httpStatus: 503, httpRequestId: REQUEST_IDS.slack },
-        failure,
-      };
-    }
+    case 'maintenance':
+      return http(undefined, failureOf(which, undefined), false);
+    case 'unavailable':
+      return http('service_unavailable', failureOf(which, 'service_unavailable'));
     case 'broken':
-      return {
-        text: 'Slack API request failed with 500 Internal Server Error: The service failed to answer',
-        rule: 'slack-http-error',
-        status: 500,
-        request: { httpStatus: 500, httpRequestId: REQUEST_IDS.slack },
-        failure: failureOf(which, undefined),
-      };
+      return http(undefined, failureOf(which, undefined));
     case 'slow':
       return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504, failure: failureOf(which, undefined) };
     default:
