@@ -13,11 +13,16 @@
  * `ExpiredTokenException`...): those are re-authorization cases like a 401. The SDK's own timeout
  * (`requestHandler: { requestTimeout, throwOnRequestTimeout: true }`) is a `TimeoutError` with `$metadata`; refused
  * connections keep their system code and are the core `network` rule's.
+ *
+ * An answer the client cannot parse (a proxy's or gateway's HTML error page where JSON or XML was due) is no service
+ * exception: the parser's own error (a `SyntaxError`), without `$fault`, to which the SDK adds `$metadata` (the
+ * status, a request id when a header held one) and a non-enumerable `$response` (status, headers, and the page in
+ * `body`, never read). It is read by its status like any other failure, without a service code or message.
  */
 import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdShaped, retryAfterMsOf, secondsAsMs } from './headers.js';
+import { requestIdShaped, secondsAsMs } from './headers.js';
 import { classNames } from './names.js';
 
 /** The error codes with which AWS services reject credentials. */
@@ -42,14 +47,18 @@ function serviceOf(error: unknown): string {
   return 'AWS';
 }
 
-/** The failure an AWS SDK v3 service exception describes, or `undefined`. */
+/** The failure an AWS SDK v3 service exception, or an answer the SDK could not parse, describes; else `undefined`. */
 export function awsFailureOf(error: unknown): HttpFailure | undefined {
   const fault = readString(error, '$fault');
-  if (fault !== 'client' && fault !== 'server') return undefined;
   const metadata = readProp(error, '$metadata');
   const status = readProp(metadata, 'httpStatusCode');
+  const response = readProp(error, '$response');
+  if (!isHttpStatus(status) || status < 300) return undefined;
+  const headers = readProp(response, 'headers');
+  const requestId = requestIdShaped(readProp(metadata, 'requestId'));
+  if (fault === undefined && readProp(response, 'statusCode') === status) return { service: 'AWS', status, requestId, headers };
   const code = serviceCode(readProp(error, 'name'));
-  if (!isHttpStatus(status) || status < 300 || code === undefined) return undefined;
+  if ((fault !== 'client' && fault !== 'server') || code === undefined) return undefined;
   const retryable = readProp(error, '$retryable');
   return {
     rejected: status === 401 || CREDENTIAL_CODES.has(code),
@@ -57,8 +66,9 @@ export function awsFailureOf(error: unknown): HttpFailure | undefined {
     status,
     code,
     message: serviceMessage(readProp(error, 'Message')) ?? serviceMessage(readProp(error, 'message')),
-    requestId: requestIdShaped(readProp(metadata, 'requestId')),
-    retryAfterMs: secondsAsMs(readProp(error, 'retryAfterSeconds')) ?? retryAfterMsOf(readProp(readProp(error, '$response'), 'headers')),
+    requestId,
+    retryAfterMs: secondsAsMs(readProp(error, 'retryAfterSeconds')),
+    headers,
     // `$retryable` (an object, `{ throttling: true }` for throttling) marks the exceptions the service models as retryable.
     retryable: isObjectLike(retryable),
     throttled: readProp(retryable, 'throttling') === true,

@@ -12,7 +12,7 @@ import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
 import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
-import { GENERIC_REQUEST_ID_HEADERS, retryAfterMsOf, requestIdOf } from './headers.js';
+import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
 /** True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, `name` `AxiosError`, an object `config`. */
 export function isAxiosError(error: unknown): boolean {
@@ -55,7 +55,7 @@ export function axiosFailureOf(error: unknown): HttpFailure | undefined {
     method: methodOf(config),
     url: urlOf(config),
     requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 

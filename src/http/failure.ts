@@ -7,12 +7,14 @@
  * code, retryable, the delay; see {@link failureFacts}).
  *
  * Each client's reader (axios.ts, github.ts, ...) fills an {@link HttpFailure} from fields the service wrote (its JSON
- * error body's message and code, its request id and Retry-After headers); the text never holds the error's own
- * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page.
+ * error body's message and code, its request id, the response's headers); the text never holds the error's own
+ * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page. What the
+ * headers say about retrying and rate limits is read here, once for every client.
  */
-import { reasonPhrase } from '../kit/http.js';
+import { headerOf, reasonPhrase } from '../kit/http.js';
 import type { ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
+import { rateLimitResetMs, rateLimitSpent, retryAfterMsOf } from './headers.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
 export const MAX_SERVICE_MESSAGE = 500;
@@ -33,11 +35,16 @@ export interface HttpFailure {
   readonly url?: string | undefined;
   /** The service's id for the request (`x-request-id` and kin). */
   readonly requestId?: string | undefined;
-  /** Milliseconds to wait before retrying, when the response (or the service's own field) says. */
+  /**
+   * The response's headers, from which the delay (`Retry-After`, `retry-after-ms`, a spent rate limit's reset) and a
+   * 403's rate limit (`x-ratelimit-remaining: 0`) are read; no other header.
+   */
+  readonly headers?: unknown;
+  /** Milliseconds to wait before retrying, from a field of the service's own (Slack's `retryAfter`); before the headers'. */
   readonly retryAfterMs?: number | undefined;
-  /** The service says the call may be retried (AWS's `$retryable`), whatever the status. */
+  /** The call may be retried, whatever the status: the service says so (AWS's `$retryable`), or the reader knows (Stripe). */
   readonly retryable?: boolean | undefined;
-  /** The service throttled the call with another status than 429 (GitHub's 403 rate limits, AWS `$retryable.throttling`). */
+  /** The service throttled the call with another status than 429 (AWS `$retryable.throttling`; 403 rate limits are found here). */
   readonly throttled?: boolean | undefined;
   /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
   readonly rejected?: boolean | undefined;
@@ -66,9 +73,29 @@ function isOpaqueServerError(status: number | undefined): boolean {
   return status !== undefined && status >= 500 && status !== 503 && status !== 529;
 }
 
-/** The service says slow down: a 429, or another status the reader marked as throttling. */
+/** Words of a service's message or code that name a rate limit (`API rate limit exceeded`, `ThrottlingException`). */
+const RATE_LIMIT_WORDS = /rate[\s_-]?limit|throttl/i;
+
+/**
+ * The service says slow down: a 429, another status the reader marked as throttling, or a 403 that is a rate limit
+ * (GitHub's and others': a spent limit in the headers, a `Retry-After`, or a code or message naming a rate limit).
+ */
 function isThrottled(failure: HttpFailure): boolean {
-  return failure.status === 429 || failure.throttled === true;
+  const { status, headers } = failure;
+  if (status === 429 || failure.throttled === true) return true;
+  return (
+    status === 403 &&
+    (rateLimitSpent(headers) || headerOf(headers, 'retry-after') !== undefined || RATE_LIMIT_WORDS.test(`${failure.code ?? ''} ${failure.message ?? ''}`))
+  );
+}
+
+/**
+ * The delay before a retry: the service's own field, else `retry-after-ms` / `Retry-After`, else, for a rate limit,
+ * when its limit resets (`x-ratelimit-reset-ms`, `x-ratelimit-reset`, `ratelimit-reset`).
+ */
+function delayOf(failure: HttpFailure): number | undefined {
+  const { headers } = failure;
+  return failure.retryAfterMs ?? retryAfterMsOf(headers) ?? (isThrottled(failure) ? rateLimitResetMs(headers) : undefined);
 }
 
 /** Credentials rejected: a 401, or another status with a credential error code (AWS). */
@@ -94,12 +121,12 @@ function statusCode(failure: HttpFailure): string {
   const { status } = failure;
   if (isRejected(failure)) return 'unauthorized';
   if (isThrottled(failure)) return 'rate_limited';
+  if ([502, 503, 504, 529].includes(status ?? 0)) return 'unavailable';
   if (status === undefined) return 'http_error';
   if (status === 403) return 'permission_denied';
   if (status === 404 || status === 410) return 'not_found';
   if (status === 408) return 'timeout';
   if (status === 409) return 'conflict';
-  if (status === 503 || status === 529) return 'unavailable';
   if (status >= 500) return 'server_error';
   return 'invalid_request';
 }
@@ -109,19 +136,21 @@ function statusCode(failure: HttpFailure): string {
  * - `code`: the service's own error code or type (`rate_limit_error`, `object_not_found`, `AccessDeniedException`,
  *   `card_declined`, Slack's `channel_not_found`), else one from the status: `unauthorized` (401 and other credential
  *   rejections), `permission_denied` (403), `not_found` (404, 410), `conflict` (409), `rate_limited` (429 and other
- *   throttling), `timeout` (408), `unavailable` (503, 529), `server_error` (other 5xx: their code is not shown, like
- *   their body), `invalid_request` (other 4xx);
- * - `retryable`: 408, 429, 5xx, throttling and what the service marks retryable (AWS `$retryable`); never a
- *   credential rejection (signing in again fixes it, not waiting);
- * - `retryAfterMs`: the delay the service gave (`Retry-After`, `retry-after-ms`, its own field), when retryable.
+ *   throttling, 403 rate limits), `timeout` (408), `unavailable` (502, 503, 504, 529), `server_error` (other 5xx:
+ *   their code is not shown, like their body), `invalid_request` (other 4xx);
+ * - `retryable`: 408, 429, 5xx, throttling and what the reader marks retryable (AWS `$retryable`, Stripe's answer
+ *   that was not JSON); never a credential rejection (signing in again fixes it, not waiting);
+ * - `retryAfterMs`: the delay the service gave (its own field, `retry-after-ms`, `Retry-After`; for a rate limit, its
+ *   reset), when retryable.
  */
 export function failureFacts(failure: HttpFailure): FailureFacts {
   const { status } = failure;
   const code = (isOpaqueServerError(status) ? undefined : failure.code) ?? statusCode(failure);
   const retryable =
-    !isRejected(failure) && (isThrottled(failure) || failure.retryable === true || status === 408 || (status !== undefined && status >= 500));
-  if (!retryable) return { code, retryable };
-  return failure.retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs: failure.retryAfterMs };
+    !isRejected(failure) &&
+    (isThrottled(failure) || failure.retryable === true || status === 408 || (status !== undefined && status >= 500));
+  const retryAfterMs = retryable ? delayOf(failure) : undefined;
+  return retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs };
 }
 
 /**

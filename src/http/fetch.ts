@@ -4,11 +4,11 @@
  * another realm makes): a numeric HTTP status from 300 up (as every reader of this entry), `ok === false`, `headers`
  * with a `get` function, a string `url` and a string `type`. Where the Response may be:
  *
- * - the thrown value itself (`throw res`), or an error's `cause` (`new Error('…', { cause: res })`), which the policy's
- *   cause walk reaches (kit/chain.ts): the Response is then the error the rule accepts;
- * - an error's `response` property (`Object.assign(new Error('…'), { response: res })`, ofetch's `FetchError`): the
- *   error's `data` (a parsed body: ofetch's, or one the server attached) gives the service's message; its `request`
- *   (a `Request`) or `options.method` the method, fetch's default GET when `options` names none.
+ * - the thrown value itself (`throw res`): it names no method;
+ * - an error's `response` property (`Object.assign(new Error('…'), { response: res })`, ofetch's `FetchError`) or its
+ *   `cause` (`new Error('…', { cause: res })`): the error's `data` (a parsed body: ofetch's, or one the server
+ *   attached) gives the service's message; its `request` (a `Request`, or an object with a `method`), `init` (fetch's
+ *   second argument) or `options` (ofetch's) the method, fetch's default GET when `init` or `options` names none.
  *
  * An error whose `response` belongs to an axios- or gaxios-shaped error (an object `config`: gaxios 7 and 8 put a real
  * `Response` there) is left to those clients' rules. The text never holds the error's own `message` (servers write the
@@ -20,7 +20,7 @@ import { redactUrl } from '../kit/url.js';
 import { methodOf } from './axios.js';
 import { bodyText } from './body.js';
 import { failureRules, type HttpFailure } from './failure.js';
-import { GENERIC_REQUEST_ID_HEADERS, requestIdOf, retryAfterMsOf } from './headers.js';
+import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
 /**
  * True for a failed fetch `Response`: a numeric HTTP status from 300 up, `ok === false`, `headers` with a `get`
@@ -47,9 +47,9 @@ function urlOf(response: unknown, carrier: unknown): string | undefined {
   return readString(request, 'url') ?? readString(request, 'href');
 }
 
-/** The request method: the carrier's `Request`, else its `options.method`, else GET when it has fetch options naming none. */
+/** The request method: the carrier's `Request`, else its `init.method` or `options.method`, else GET when it has fetch options naming none. */
 function requestMethodOf(carrier: unknown): string | undefined {
-  const options = readProp(carrier, 'options');
+  const options = readProp(carrier, 'init') ?? readProp(carrier, 'options');
   return methodOf(readProp(carrier, 'request')) ?? methodOf(options) ?? (isObjectLike(options) ? 'GET' : undefined);
 }
 
@@ -66,16 +66,18 @@ function failureFrom(response: unknown, carrier: unknown): HttpFailure {
     method: requestMethodOf(carrier),
     url: url === undefined ? undefined : redactUrl(url),
     requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 
-/** The failure a failed fetch Response describes, thrown itself or in an error's `response`, or `undefined`. */
+/** The failure a failed fetch Response describes, thrown itself or in an error's `response` or `cause`, or `undefined`. */
 export function fetchFailureOf(error: unknown): HttpFailure | undefined {
   if (isFailedResponse(error)) return failureFrom(error, undefined);
+  if (isHttpClientError(error)) return undefined;
   const response = readProp(error, 'response');
-  if (!isFailedResponse(response) || isHttpClientError(error)) return undefined;
-  return failureFrom(response, error);
+  if (isFailedResponse(response)) return failureFrom(response, error);
+  const cause = readProp(error, 'cause');
+  return isFailedResponse(cause) ? failureFrom(cause, error) : undefined;
 }
 
 /** `fetch-unauthorized`, `fetch-http-error`. */

@@ -7,11 +7,11 @@
  * A RequestError without a response (status 500 on a network failure or a timeout) is left to the core rules, which
  * find the system code or the TimeoutError on its `cause`.
  */
-import { headerOf, isHttpStatus } from '../kit/http.js';
+import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import { jsonObject } from './body.js';
-import { requestIdOf, retryAfterMsOf } from './headers.js';
+import { requestIdOf } from './headers.js';
 import { failureRules, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
 const SERVICE = 'GitHub API';
@@ -52,19 +52,6 @@ function validationDetails(body: object): string | undefined {
   return parts.length === 0 ? undefined : parts.join('; ');
 }
 
-/** True when the response says the primary rate limit is exhausted (`x-ratelimit-remaining: 0`). */
-function rateLimitExhausted(headers: unknown): boolean {
-  return headerOf(headers, 'x-ratelimit-remaining')?.trim() === '0';
-}
-
-/** Milliseconds until the primary rate limit resets (`x-ratelimit-reset`, epoch seconds), when it is exhausted. */
-function rateLimitResetMs(headers: unknown, now: number = Date.now()): number | undefined {
-  if (!rateLimitExhausted(headers)) return undefined;
-  const reset = headerOf(headers, 'x-ratelimit-reset')?.trim();
-  if (reset === undefined || !/^\d{1,12}$/.test(reset)) return undefined;
-  return Math.max(0, Number(reset) * 1000 - now);
-}
-
 /** The failure an Octokit RequestError with a response describes, or `undefined`. */
 export function githubFailureOf(error: unknown): HttpFailure | undefined {
   if (!isOctokitRequestError(error)) return undefined;
@@ -86,9 +73,9 @@ export function githubFailureOf(error: unknown): HttpFailure | undefined {
     method: method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined,
     url: url === undefined ? undefined : redactUrl(url),
     requestId: requestIdOf(headers, ['x-github-request-id']),
-    retryAfterMs: retryAfterMsOf(headers) ?? rateLimitResetMs(headers),
-    // GitHub answers rate limits with 403 or 429, with `retry-after` (secondary limits) or an exhausted primary limit.
-    throttled: (status === 403 || status === 429) && (headerOf(headers, 'retry-after') !== undefined || rateLimitExhausted(headers)),
+    // GitHub answers rate limits with 403 or 429, with `retry-after` (secondary limits) or a spent primary limit
+    // (`x-ratelimit-remaining: 0`, `x-ratelimit-reset`): read from the headers for every client (failure.ts).
+    headers,
   };
 }
 

@@ -54,8 +54,9 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * (the access-log status is the HTTP status; for Slack's HTTP-200 errors, the status their code means). Every rule puts the request (method,
  * credential-free URL, status, the service's request id) into the log record, and gives the failure object's facts:
  * the service's code (else one from the status: `unauthorized`, `permission_denied`, `not_found`, `conflict`,
- * `invalid_request`, `rate_limited`, `unavailable`, `server_error`), retryable for 429 and 5xx (and throttling, AWS
- * `$retryable`), with the delay from `Retry-After`, `retry-after-ms` or the service's own field. Place them before the core rules, which
+ * `invalid_request`, `rate_limited`, `unavailable`, `server_error`), retryable for 429 and 5xx (and throttling, a 403
+ * rate limit, AWS `$retryable`), with the delay from `Retry-After`, `retry-after-ms`, the service's own field or, for a
+ * rate limit, its reset (`x-ratelimit-reset`, `x-ratelimit-reset-ms`, `ratelimit-reset`). Place them before the core rules, which
  * then take refused connections and the other network failures these clients wrap. Pick single rules by name.
  *
  * @example

@@ -10,7 +10,7 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import { bodyText } from './body.js';
 import { failureRules, type HttpFailure } from './failure.js';
-import { GENERIC_REQUEST_ID_HEADERS, requestIdOf, retryAfterMsOf } from './headers.js';
+import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
 /** True for a ky `HTTPError`: its name, a `response` with an HTTP status, a `request` and an `options` object. */
 export function isKyHttpError(error: unknown): boolean {
@@ -41,7 +41,7 @@ export function kyFailureOf(error: unknown): HttpFailure | undefined {
     method: method !== undefined && /^[A-Z]{1,16}$/.test(method) ? method : undefined,
     url: url === undefined ? undefined : redactUrl(url),
     requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 

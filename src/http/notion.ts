@@ -13,7 +13,7 @@ import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
 import { jsonObject } from './body.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
+import { requestIdOf, requestIdShaped } from './headers.js';
 
 const SERVICE = 'Notion API';
 
@@ -32,7 +32,7 @@ export function notionFailureOf(error: unknown): HttpFailure | undefined {
     code: serviceCode(readProp(body, 'code')) ?? (own?.startsWith('notionhq_client_') === true ? undefined : own),
     message: serviceMessage(readProp(body, 'message')),
     requestId: requestIdShaped(readProp(error, 'request_id')) ?? requestIdShaped(readProp(body, 'request_id')) ?? requestIdOf(headers, ['x-notion-request-id']),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 

@@ -4,7 +4,9 @@
  *   with HTTP 200; `data` is that body. The status is the meaning of the error code (`invalid_auth` 401,
  *   `missing_scope` 403, `*_not_found` 404, `already_*` 409, `invalid_*` 400, `ratelimited` 429...), and the text shows
  *   the code, not an HTTP status line.
- * - `slack_webapi_rate_limited_error` (with `rejectRateLimitedCalls: true`): a 429, `retryAfter` in seconds.
+ * - `slack_webapi_rate_limited_error` (with `rejectRateLimitedCalls: true`): a 429, `retryAfter` in seconds. A 429
+ *   without a usable `Retry-After` is a plain `Error` with no code, `Retry header did not contain a valid timeout (url:
+ *   …)`, by that fixed text (its only mark): a 429 with no delay.
  * - `slack_webapi_http_error`: any other failed response: `statusCode`, `headers` (`x-slack-req-id`), `body`.
  * - `slack_webapi_request_error`: no response; the failure in `original` (v7: an AxiosError, not on the cause chain;
  *   v8: fetch's, also as `cause`): timeouts get their own rule, network failures are worded as the core rule does.
@@ -14,7 +16,7 @@ import { isNetworkCode, stringCode } from '../kit/codes.js';
 import { isHttpStatus } from '../kit/http.js';
 import { readProp, readString } from '../kit/read.js';
 import { jsonObject } from './body.js';
-import { requestIdOf, retryAfterMsOf, secondsAsMs } from './headers.js';
+import { requestIdOf, secondsAsMs } from './headers.js';
 import { networkText } from '../kit/codes.js';
 import { failureRules, noResponseRule, failedRequestFrom, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 
@@ -45,8 +47,12 @@ function platformMessage(data: unknown): string | undefined {
   }
 }
 
+/** The text of the client's 429 without a usable `Retry-After` (v7 and v8). */
+const NO_RETRY_HEADER = /^Retry header did not contain a valid timeout \(url: https?:\/\//;
+
 /** The failure a Slack web-api error describes, or `undefined`. */
 export function slackFailureOf(error: unknown): HttpFailure | undefined {
+  if (NO_RETRY_HEADER.test(readString(error, 'message') ?? '')) return { service: SERVICE, status: 429 };
   switch (readString(error, 'code')) {
     case 'slack_webapi_platform_error': {
       const data = readProp(error, 'data');
@@ -68,7 +74,7 @@ export function slackFailureOf(error: unknown): HttpFailure | undefined {
         status,
         code: serviceCode(readProp(body, 'error')),
         requestId: requestIdOf(headers, ['x-slack-req-id']),
-        retryAfterMs: retryAfterMsOf(headers),
+        headers,
       };
     }
     default:

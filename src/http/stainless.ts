@@ -15,10 +15,10 @@
  * core rules would call an abort).
  */
 import { isHttpStatus } from '../kit/http.js';
-import { isObjectLike, readProp } from '../kit/read.js';
+import { readProp } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
+import { requestIdOf, requestIdShaped } from './headers.js';
 import { classNames } from './names.js';
 
 /** One SDK built from the same generator. */
@@ -77,7 +77,7 @@ function failureOf(error: unknown, sdk: Sdk): HttpFailure | undefined {
     code,
     message,
     requestId: requestIdShaped(readProp(error, 'requestID')) ?? requestIdOf(headers, ['x-request-id', 'request-id']),
-    retryAfterMs: retryAfterMsOf(isObjectLike(headers) ? headers : undefined),
+    headers,
   };
 }
 

@@ -7,6 +7,10 @@
  * `requestId` (the `request-id` header) and `headers` (the response's, a plain object). The errors hold no request
  * method or URL.
  *
+ * An answer that is not JSON (a proxy's or gateway's HTML error page) is a `StripeAPIError` `Invalid JSON received from
+ * the Stripe API` with no `statusCode` and no `headers`: the client keeps neither the status nor the headers, only the
+ * page's text (in `raw.exception.rawBody`, never read). It is recognised by that `raw.exception`, a `SyntaxError`.
+ *
  * Without a response: `StripeConnectionError` keeps the underlying failure in `detail` (not `cause`, where the core
  * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
  */
@@ -14,9 +18,12 @@ import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, networkText, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
+import { requestIdOf, requestIdShaped } from './headers.js';
 
 const SERVICE = 'Stripe API';
+
+/** What the client is told of an answer that was not JSON. */
+const NOT_JSON = "The service's answer was not JSON (most likely a proxy's or gateway's error page)";
 
 /** True for a `StripeError` of any copy: `type` `Stripe…Error` and an object `raw`. */
 export function isStripeError(error: unknown): boolean {
@@ -24,12 +31,16 @@ export function isStripeError(error: unknown): boolean {
   return type !== undefined && /^Stripe[A-Za-z]{0,48}Error$/.test(type) && isObjectLike(readProp(error, 'raw'));
 }
 
-/** The failure a StripeError with an HTTP status describes, or `undefined`. */
+/** The failure a StripeError with an HTTP status, or with an answer that was not JSON, describes; else `undefined`. */
 export function stripeFailureOf(error: unknown): HttpFailure | undefined {
   if (!isStripeError(error)) return undefined;
   const status = readProp(error, 'statusCode');
-  if (!isHttpStatus(status) || status < 300) return undefined;
   const raw = readProp(error, 'raw');
+  if (status === undefined && readString(error, 'type') === 'StripeAPIError' && readString(readProp(raw, 'exception'), 'name') === 'SyntaxError') {
+    // No status to read a code from: `unavailable` (the text shows no code without a status), retryable.
+    return { service: SERVICE, status: undefined, code: 'unavailable', retryable: true, message: NOT_JSON, requestId: requestIdShaped(readProp(error, 'requestId')) };
+  }
+  if (!isHttpStatus(status) || status < 300) return undefined;
   const headers = readProp(error, 'headers');
   const param = serviceCode(readProp(raw, 'param'));
   const message = serviceMessage(readProp(raw, 'message'));
@@ -39,7 +50,7 @@ export function stripeFailureOf(error: unknown): HttpFailure | undefined {
     code: serviceCode(readProp(raw, 'code')) ?? serviceCode(readProp(raw, 'type')),
     message: param === undefined || message === undefined ? message : `${message} (param: ${param})`,
     requestId: requestIdShaped(readProp(error, 'requestId')) ?? requestIdOf(headers, ['request-id']),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 

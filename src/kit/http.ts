@@ -103,23 +103,45 @@ const DELAY_NUMBER = /^\d{1,12}(?:\.\d{1,6})?$/;
 const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? .*\b\d{2}:\d{2}:\d{2}\b/;
 
 /**
+ * An HTTP date (a `Date` or `Retry-After` header value) as epoch milliseconds, or `undefined` when it is not one.
+ * @example
+ * ```ts
+ * httpDateMs('Thu, 01 Jan 2026 00:00:00 GMT'); // 1767225600000
+ * ```
+ */
+export function httpDateMs(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (text === undefined || text.length > 64 || !HTTP_DATE.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? at : undefined;
+}
+
+/**
+ * The time a response was sent, as epoch milliseconds: its `Date` header, else the local clock. Times a service writes
+ * (a `Retry-After` date, a rate limit's reset) are counted from it, so that a skewed local clock does not stretch or
+ * cut the wait.
+ */
+export function responseTimeOf(headers: unknown): number {
+  return httpDateMs(headerOf(headers, 'date')) ?? Date.now();
+}
+
+/**
  * Milliseconds to wait before retrying, from response headers: `retry-after-ms` (OpenAI, Anthropic), else
- * `retry-after` in seconds or as an HTTP date (counted from `now`, at least 0). `undefined` when they say nothing
- * usable. Bounding (a day at most) is the policy's.
+ * `retry-after` in seconds or as an HTTP date (counted from `now`, by default the response's `Date` header, at least
+ * 0). `undefined` when they say nothing usable. Bounding (a day at most) is the policy's.
  * @example
  * ```ts
  * retryAfterMsOf(new Headers({ 'retry-after': '30' })); // 30000
  * ```
  */
-export function retryAfterMsOf(headers: unknown, now: number = Date.now()): number | undefined {
+export function retryAfterMsOf(headers: unknown, now?: number): number | undefined {
   const ms = headerOf(headers, 'retry-after-ms')?.trim();
   if (ms !== undefined && DELAY_NUMBER.test(ms)) return Math.ceil(Number(ms));
   const header = headerOf(headers, 'retry-after')?.trim();
-  if (header === undefined || header === '') return undefined;
+  if (header === undefined) return undefined;
   if (DELAY_NUMBER.test(header)) return Math.ceil(Number(header) * 1000);
-  if (header.length > 64 || !HTTP_DATE.test(header)) return undefined;
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+  const at = httpDateMs(header);
+  return at === undefined ? undefined : Math.max(0, at - (now ?? responseTimeOf(headers)));
 }
 
 /** The retry delay an HTTP client error's response gives (`error.response.headers`, see {@link retryAfterMsOf}). */

@@ -3,7 +3,8 @@
  * `/api/items/<case>`: RFC 9457 problem details, `x-request-id`, `Retry-After`) on 127.0.0.1, from the tools of a real
  * McpServer under `[...httpRules, ...coreRules]`, called by the real SDK Client. A failed Response reaches the policy
  * in each way servers throw it: thrown itself, in an error's `response` (with and without the parsed body as `data`),
- * as an error's `cause`, and inside ofetch's `FetchError`. Each row: the exact client text, the failure object, one
+ * as an error's `cause` (bare, and with fetch's `init`, whose method the text then names), and inside ofetch's
+ * `FetchError`. (The shared per-client table, support/clients.ts, has plain fetch too: a `Request` kept beside the cause.) Each row: the exact client text, the failure object, one
  * log record (level, rule, status, the request) and one access-log outcome (support/table.ts's check). Secrets ride
  * in the query (`access_token`, `api_key`), in the `Authorization` header and in the thrown error's own message; none
  * reaches the wire or a record.
@@ -29,7 +30,7 @@ const CASES = ['unauthorized', 'forbidden', 'missing', 'invalid', 'limited', 'un
 type Case = (typeof CASES)[number];
 
 /** How the tool hands the failed Response to the policy. */
-const PLACEMENTS = ['thrown', 'response', 'response-data', 'cause', 'ofetch'] as const;
+const PLACEMENTS = ['thrown', 'response', 'response-data', 'cause', 'cause-init', 'ofetch'] as const;
 type Placement = (typeof PLACEMENTS)[number];
 
 /** The URL each tool fetches: two query credentials around a harmless parameter. */
@@ -46,6 +47,11 @@ async function failing(origin: string, which: string, placement: Placement): Pro
   if (placement === 'ofetch') {
     await ofetch(url, { ...INIT, retry: 0 });
     throw new Error('unreachable: ofetch resolved');
+  }
+  if (placement === 'cause-init') {
+    const init = { ...INIT, method: 'PATCH' };
+    const res = await fetch(url, init);
+    throw Object.assign(new Error(`PATCH ${url} failed with ${res.status}`, { cause: res }), { init });
   }
   const res = await fetch(url, INIT);
   if (res.ok) throw new Error('unreachable: the fake answered 2xx');
@@ -70,8 +76,8 @@ function expectedRow(origin: string, placement: Placement, which: Case): Expecte
   const line = HTTP_STATUS[which];
   const status = Number(line.slice(0, 3));
   const url = `${origin}/api/items/${which}?access_token=[REDACTED]&view=full&api_key=[REDACTED]`;
-  // ofetch keeps its options (no method: fetch's GET); a bare Response or Error names none.
-  const method = placement === 'ofetch' ? 'GET' : undefined;
+  // ofetch keeps its options (no method: fetch's GET), `cause-init` the init it fetched with; a bare Response or Error names none.
+  const method = placement === 'ofetch' ? 'GET' : placement === 'cause-init' ? 'PATCH' : undefined;
   // Only a body someone read and attached (ofetch's data, the server's own) is shown.
   const said = sentence(which, placement === 'ofetch' || placement === 'response-data' ? MESSAGES.api[which] : undefined);
   const failure = failureOf(which, undefined);
@@ -141,7 +147,7 @@ describe('plain fetch through a real McpServer and Client', () => {
     const everything = [wire.join('\n'), JSON.stringify(records), JSON.stringify(outcomes.map((o) => ({ ...o, classification: undefined })))].join('\n');
     for (const secret of PLANTED) expect(everything).not.toContain(secret);
     // The thrown errors' own messages held the raw URL: the records' copies of them were scrubbed.
-    expect(records.filter((r) => r.errorMessage.includes('access_token=[REDACTED]') && r.errorMessage.includes('api_key=[REDACTED]')).length).toBeGreaterThanOrEqual(3 * CASES.length);
+    expect(records.filter((r) => r.errorMessage.includes('access_token=[REDACTED]') && r.errorMessage.includes('api_key=[REDACTED]')).length).toBeGreaterThanOrEqual(4 * CASES.length);
   });
 });
 

@@ -81,25 +81,22 @@ describe('httpRules against hostile and look-alike values', () => {
   });
 
   it('read GitHub’s exhausted primary rate limit (403, x-ratelimit-remaining 0) as a rate limit with a retry delay', () => {
-    const reset = Math.floor(Date.now() / 1000) + 120;
+    // The reset is counted from the response's Date header: exactly 120 s, whatever the local clock says.
+    const sent = Math.floor(Date.now() / 1000) - 3600;
     const limited = classifyError(
       octokitShaped({
         status: 403,
         response: {
           status: 403,
-          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+          headers: { date: new Date(sent * 1000).toUTCString(), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(sent + 120) },
           data: { message: 'API rate limit exceeded for user ID 1.' },
         },
       }),
       policy,
     );
-    // Not "Access denied": a rate limit, retryable once the limit resets (in 119 to 120 s, as the clock has moved on).
-    expect(limited.kind === 'anticipated' ? limited.message : '').toMatch(
-      /^GitHub API GET https:\/\/api\.github\.com\/repos\/o\/r failed with 403 Forbidden: API rate limit exceeded for user ID 1\. Retry after 1(19|20) s\.$/,
-    );
-    expect(limited.kind === 'anticipated' ? limited.failure : undefined).toMatchObject({ code: 'rate_limited', retryable: true });
-    const delay = limited.kind === 'anticipated' ? (limited.failure.retryAfterMs ?? 0) : 0;
-    expect(delay > 110_000 && delay <= 120_000).toBe(true);
+    // Not "Access denied": a rate limit, retryable once the limit resets.
+    expect(limited.kind === 'anticipated' ? limited.message : '').toBe('GitHub API GET https://api.github.com/repos/o/r failed with 403 Forbidden: API rate limit exceeded for user ID 1. Retry after 120 s.');
+    expect(limited.kind === 'anticipated' ? limited.failure : undefined).toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 120_000 });
   });
 });
 
@@ -127,9 +124,41 @@ describe('the Stripe, AWS, Notion and Slack rules against look-alikes, hostile v
       notion({ name: 'Error' }),
       slack({ data: { ok: true, error: 'channel_not_found' } }),
       slack({ code: 'slack_webapi_platform' }),
+      // Stripe's answer that was not JSON needs its StripeAPIError type and the parser's SyntaxError.
+      stripe({ type: 'StripeAPIError', statusCode: undefined, raw: { message: 'Invalid JSON received from the Stripe API' } }),
+      stripe({ type: 'StripeCardError', statusCode: undefined, raw: { exception: new SyntaxError('x') } }),
+      // An AWS answer the SDK could not parse: its $response must carry the same status.
+      Object.assign(new SyntaxError('Unexpected token'), { $metadata: { httpStatusCode: 502 } }),
+      Object.assign(new SyntaxError('Unexpected token'), { $metadata: { httpStatusCode: 502 }, $response: { statusCode: 200 } }),
+      Object.assign(new SyntaxError('Unexpected token'), { $metadata: { httpStatusCode: 200 }, $response: { statusCode: 200 } }),
+      // Slack's 429 without Retry-After is told by its fixed text, from its start.
+      new Error('Retry header did not contain a valid timeout'),
+      new Error('Note: Retry header did not contain a valid timeout (url: https://slack.com/api/x, retry-after header: undefined)'),
     ]) {
       expect(httpRules.filter((rule) => rule.predicate(lookAlike)).map((rule) => rule.name)).toEqual([]);
     }
+  });
+
+  it('read a proxy’s page where the client kept it: Stripe (no status), AWS (the status in $metadata), Slack’s 429 without Retry-After', () => {
+    const stripePage = stripe({ type: 'StripeAPIError', statusCode: undefined, headers: undefined, requestId: 'req_1', raw: { message: 'Invalid JSON received from the Stripe API', exception: new SyntaxError('Unexpected token <') } });
+    expect(classifyError(stripePage, policy)).toMatchObject({
+      kind: 'anticipated',
+      rule: { name: 'stripe-http-error' },
+      status: 502,
+      message: "Stripe API request failed: The service's answer was not JSON (most likely a proxy's or gateway's error page)",
+      failure: { code: 'unavailable', retryable: true },
+    });
+    const awsPage = Object.assign(new SyntaxError('Unexpected token \'<\', "<!DOCTYPE "... is not valid JSON'), { $metadata: { httpStatusCode: 504, requestId: 'r-2' } });
+    Object.defineProperty(awsPage, '$response', { value: { statusCode: 504, headers: { 'retry-after': '12' }, body: '<html>secret page</html>' }, enumerable: false });
+    expect(classifyError(awsPage, policy)).toMatchObject({
+      kind: 'anticipated',
+      rule: { name: 'aws-http-error' },
+      status: 504,
+      message: 'AWS request failed with 504 Gateway Timeout: The service failed to answer. Retry after 12 s.',
+      failure: { code: 'unavailable', retryable: true, retryAfterMs: 12_000 },
+    });
+    const slack429 = new Error('Retry header did not contain a valid timeout (url: https://slack.com/api/chat.postMessage, retry-after header: undefined)');
+    expect(classifyError(slack429, policy)).toMatchObject({ rule: { name: 'slack-http-error' }, status: 429, message: 'Slack API request failed with 429 Too Many Requests', failure: { code: 'rate_limited', retryable: true } });
   });
 
   it('never throw on throwing getters and revoked Proxies in their shapes', () => {
@@ -139,7 +168,8 @@ describe('the Stripe, AWS, Notion and Slack rules against look-alikes, hostile v
     for (const hostile of [throwing, revoked.proxy]) {
       for (const error of [
         stripe({ raw: hostile }), stripe({ headers: hostile }), stripe({ type: 'StripeConnectionError', statusCode: undefined, detail: hostile }),
-        aws({ $metadata: hostile }), aws({ $response: hostile }),
+        stripe({ type: 'StripeAPIError', statusCode: undefined, raw: { exception: hostile } }),
+        aws({ $metadata: hostile }), aws({ $response: hostile }), aws({ $fault: undefined, $response: hostile }), aws({ $fault: undefined, $response: { statusCode: 404, headers: hostile } }),
         notion({ headers: hostile }), notion({ body: hostile }),
         slack({ data: hostile }), slack({ code: 'slack_webapi_http_error', statusCode: 503, headers: hostile, body: hostile }), slack({ code: 'slack_webapi_request_error', original: hostile }),
       ]) {

@@ -4,14 +4,16 @@
  * client sees exactly the expected text and failure object (support/expected.ts), the access log gets the rule's
  * status, the one log record per call names the rule, carries the request (method, credential-free URL, status, the
  * service's request id) and the failure object's correlation id, and no planted secret (sent in headers, URLs and
- * bodies, and echoed back by the fake) reaches the wire or a record. The same table runs over stdio in stdio.test.ts.
+ * bodies, and echoed back by the fake) reaches the wire or a record, nor any of a proxy's HTML page the wire. The same
+ * table runs over stdio in stdio.test.ts.
  * Libraries that need Node 22 skip below it (scripts/test-http-node22.sh runs them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord, Outcome } from '../../src/index.js';
+import { scrubSecrets } from '../../src/scrub.js';
 import { ALL_SECRETS, NODE_MAJOR, VARIANTS, installedVersion, type Variant } from './support/clients.js';
 import { casesOf, expected, type CaseName } from './support/expected.js';
-import { closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
+import { PAGE_CANARY, closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { connect, type Session } from './support/session.js';
 import { checkRow } from './support/table.js';
 import { tableServer } from './support/table-server.js';
@@ -56,6 +58,10 @@ function suite(variant: Variant): void {
       // The fake echoed the credentials back (500 bodies, OpenAI's, Stripe's 401 message): the scrubbing had something to
       // do. Slack's errors keep no response text (a 500's body is read by no rule and is in no message): nothing to scrub.
       if (variant.rules !== 'slack') expect(everything).toContain('[REDACTED]');
+      // The proxy's pages (`html`, `maintenance`) reached the client library; nothing of them reaches the client. The
+      // canary is no secret shape: had a text held it, the scrubber would have left it there.
+      expect(scrubSecrets(PAGE_CANARY)).toBe(PAGE_CANARY);
+      expect(wire.join('\n')).not.toContain(PAGE_CANARY);
     });
   });
 }

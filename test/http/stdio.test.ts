@@ -4,7 +4,8 @@
  * --import tsx`) whose tools call the real library against the fakes on 127.0.0.1, and the real SDK Client over
  * StdioClientTransport. Each row: the exact wire text, the failure object (its correlation id the record's), one log
  * record and one access-log outcome, both read back from the subprocess's stderr. Then every planted secret is
- * searched for in every answer and in the whole stderr (the records, and anything else the libraries wrote there).
+ * searched for in every answer and in the whole stderr (the records, and anything else the libraries wrote there),
+ * and a proxy's HTML page in every answer.
  * Libraries that need Node 22 skip below it (scripts/test-http-node22.sh runs them).
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
 import { ALL_SECRETS, NODE_MAJOR, VARIANTS, installedVersion, type Variant } from './support/clients.js';
 import { casesOf, expected, type CaseName } from './support/expected.js';
-import { closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
+import { PAGE_CANARY, closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { checkRow } from './support/table.js';
 import { startExample, type RunningExample } from '../support/stdio.js';
 
@@ -69,6 +70,8 @@ function suite(variant: Variant): void {
       const everything = `${wire.join('\n')}\n${example.stderr()}`;
       for (const secret of ALL_SECRETS) expect(everything).not.toContain(secret);
       if (variant.rules !== 'slack') expect(everything).toContain('[REDACTED]');
+      // Nothing of a proxy's HTML page reaches the client (mcp.test.ts shows the canary is no secret shape).
+      expect(wire.join('\n')).not.toContain(PAGE_CANARY);
     });
   });
 }

@@ -180,6 +180,32 @@ const ky = family('ky', async (module, origin, timeoutMs) => {
     });
 });
 
+/** The `module` of the plain fetch variant: Node's own fetch, no package. */
+const FETCH = 'fetch';
+
+/**
+ * Plain fetch (Node's own): a POST made as a `Request`, a failed Response thrown as the cause of an Error that keeps
+ * the Request (so the text can name the method) and the body it read (`data`: the parsed JSON, else the text).
+ */
+const plainFetch = family('fetch', async (_module, origin, timeoutMs) => async (which) => {
+  const request = new Request(`${origin}/api/items/${which}?api_key=${SECRETS.queryToken}&view=full`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${SECRETS.openai}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ password: SECRETS.password, name: 'widget' }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const res = await fetch(request);
+  const text = await res.text();
+  if (res.ok) return text;
+  let data: unknown = text;
+  try {
+    data = JSON.parse(text) as unknown;
+  } catch {
+    // not JSON (a proxy's page): kept as text, which the rule never shows
+  }
+  throw Object.assign(new Error(`POST ${request.url} failed with ${res.status}`, { cause: res }), { request, data });
+});
+
 /** The variants, in the entry's priority order. */
 export const VARIANTS: readonly Variant[] = [
   axios('axios 1', 'axios'),
@@ -198,10 +224,12 @@ export const VARIANTS: readonly Variant[] = [
   slack('@slack/web-api 8', 'slack-web-api8'),
   ky('ky 1', 'ky1'),
   ky('ky 2', 'ky2', 22),
+  plainFetch('fetch', FETCH),
 ];
 
-/** The installed version of a package (alias), for test titles and docs. */
+/** The installed version of a package (alias), for test titles and docs; Node's undici for plain fetch. */
 export function installedVersion(module: string): string {
+  if (module === FETCH) return `undici ${process.versions.undici ?? '?'}`;
   const file = new URL(`../../../node_modules/${module}/package.json`, import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

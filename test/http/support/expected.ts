@@ -3,7 +3,7 @@
  * the fake's answers (fake-apis.ts): the test compares the real outcome with these, character for character, and
  * the failure object (code, retryable, retry delay) field for field.
  */
-import { ANTHROPIC_TYPES, CARD_DECLINE, LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS } from './fake-apis.js';
+import { ANTHROPIC_TYPES, CARD_DECLINE, LAMBDA_ERRORS, MESSAGES, NOTION_CODES, REQUEST_IDS, TIMED_DELAYS } from './fake-apis.js';
 import type { Variant } from './clients.js';
 
 /** The re-authorization text the tests' policy appends on 401. */
@@ -27,8 +27,11 @@ export interface ExpectedFailure {
   readonly retryAfterMs?: number;
 }
 
-/** The cases every variant is called with. */
-export const CASES = ['unauthorized', 'forbidden', 'missing', 'conflict', 'invalid', 'limited', 'unavailable', 'broken', 'slow', 'refused'] as const;
+/**
+ * The cases every variant is called with: the service's answers, a timeout and a refused connection, a proxy's HTML
+ * pages (`html` 502, `maintenance` 503), and rate limits told by headers (`exhausted`, `throttled`, `ratelimited`).
+ */
+export const CASES = ['unauthorized', 'forbidden', 'missing', 'conflict', 'invalid', 'limited', 'unavailable', 'broken', 'slow', 'refused', 'html', 'maintenance', 'exhausted', 'throttled', 'ratelimited'] as const;
 /** A case only some variants have: Stripe's card decline (402), from creating a payment intent. */
 export type ExtraCase = 'declined';
 export type CaseName = (typeof CASES)[number] | ExtraCase;
@@ -51,16 +54,30 @@ const STATUS_CODES: Readonly<Record<CaseName, string>> = {
   slow: 'timeout',
   refused: 'network',
   declined: 'invalid_request',
+  html: 'unavailable',
+  maintenance: 'unavailable',
+  exhausted: 'rate_limited',
+  throttled: 'rate_limited',
+  ratelimited: 'rate_limited',
 };
 
-/** The retry delays the fake sends: `Retry-After: 7` with a 429, `Retry-After: 30` with a 503 (but AWS's). */
-const DELAYS = { limited: 7000, unavailable: 30_000 } as const satisfies Partial<Record<CaseName, number>>;
+/**
+ * The retry delays the fake sends: `Retry-After: 7` with a 429, `Retry-After: 30` with a 503 (but AWS's), and the
+ * delays the rate-limit and maintenance cases give by their headers.
+ */
+const DELAYS = { limited: 7000, unavailable: 30_000, ...TIMED_DELAYS } as const satisfies Partial<Record<CaseName, number>>;
+
+/** AWS's: no Retry-After with the service's own 503. */
+const { unavailable: _noDelay, ...AWS_DELAYS } = DELAYS;
+
+/** The cases a client may retry: rate limits, 5xx, timeouts, network failures, a proxy's pages. */
+const RETRYABLE: readonly CaseName[] = ['limited', 'unavailable', 'broken', 'slow', 'refused', 'html', 'maintenance', 'exhausted', 'throttled', 'ratelimited'];
 
 /** The failure object of a case: the service's code where it gave one, else the status's; 429 and 5xx retryable. */
 export function failureOf(which: CaseName, serviceCode: string | undefined, delays: Partial<Record<CaseName, number>> = DELAYS): ExpectedFailure {
   const delayMs = delays[which];
   const code = serviceCode ?? STATUS_CODES[which];
-  const retryable = ['limited', 'unavailable', 'broken', 'slow', 'refused'].includes(which);
+  const retryable = RETRYABLE.includes(which);
   return retryable && delayMs !== undefined ? { code, retryable, retryAfterMs: delayMs } : { code, retryable };
 }
 
@@ -75,6 +92,11 @@ export const HTTP_STATUS: Readonly<Record<Exclude<CaseName, 'slow' | 'refused'>,
   limited: '429 Too Many Requests',
   unavailable: '503 Service Unavailable',
   broken: '500 Internal Server Error',
+  html: '502 Bad Gateway',
+  maintenance: '503 Service Unavailable',
+  exhausted: '403 Forbidden',
+  throttled: '429 Too Many Requests',
+  ratelimited: '403 Forbidden',
 };
 
 const OPENAI_CODES: Readonly<Record<string, string>> = {
@@ -85,6 +107,9 @@ const OPENAI_CODES: Readonly<Record<string, string>> = {
   invalid: 'invalid_value',
   limited: 'rate_limit_exceeded',
   unavailable: 'server_error',
+  exhausted: 'rate_limit_exceeded',
+  throttled: 'rate_limit_exceeded',
+  ratelimited: 'rate_limit_exceeded',
 };
 
 const STRIPE_CODES: Readonly<Record<string, string>> = {
@@ -96,6 +121,9 @@ const STRIPE_CODES: Readonly<Record<string, string>> = {
   limited: 'rate_limit',
   unavailable: 'api_error',
   declined: CARD_DECLINE.code,
+  exhausted: 'rate_limit',
+  throttled: 'rate_limit',
+  ratelimited: 'rate_limit',
 };
 
 /** The service's message the text shows for a case (after scrubbing), or `undefined` when none is shown. */
@@ -120,6 +148,7 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
     case 'aws':
       return (MESSAGES.lambda as Record<string, string>)[which];
     case 'axios':
+    case 'fetch':
       return (MESSAGES.api as Record<string, string>)[which];
     default:
       // ky 1 leaves the body unread; ky 2 parses it into `data`.
@@ -127,18 +156,21 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
   }
 }
 
-/** The sentence the text ends with: the policy's words for 401, 403 and 500, with the service's `message` where shown. */
+/**
+ * The sentence the text ends with: the policy's words for 401, 403 (not a rate limit's) and 500 and 502, with the
+ * service's `message` where shown.
+ */
 export function sentence(which: CaseName, message: string | undefined): string | undefined {
   if (which === 'unauthorized') return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
   if (which === 'forbidden') return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
-  if (which === 'broken') return 'The service failed to answer';
+  if (which === 'broken' || which === 'html') return 'The service failed to answer';
   return message;
 }
 
 /** The text with the policy's retry note, when the failure object has a delay: after a sentence stop. */
 export function withRetry(text: string, failure: ExpectedFailure): string {
   if (failure.retryAfterMs === undefined) return text;
-  return `${text}${/[.!?]$/.test(text) ? '' : '.'} Retry after ${failure.retryAfterMs / 1000} s.`;
+  return `${text}${/[.!?]$/.test(text) ? '' : '.'} Retry after ${Math.ceil(failure.retryAfterMs / 1000)} s.`;
 }
 
 /** Slack: platform errors (HTTP 200) show their code and take the status it means, with no request in the record. */
@@ -157,29 +189,34 @@ function slackExpected(which: CaseName): Expected {
     const failure = failureOf(which, /\(([a-z_]+)\)/.exec(text)?.[1]);
     return { text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text, rule: which === 'unauthorized' ? 'slack-unauthorized' : 'slack-http-error', status, failure };
   }
+  /** An HTTP error (not a platform error): the status line, Slack's code from the body, the request id unless a proxy answered. */
+  const http = (code: string | undefined, failure: ExpectedFailure, requestId = true): Expected => {
+    const line = HTTP_STATUS[which as keyof typeof HTTP_STATUS];
+    const said = sentence(which, undefined);
+    return {
+      text: withRetry(`Slack API request failed with ${line}${code === undefined ? '' : ` (${code})`}${said === undefined ? '' : `: ${said}`}`, failure),
+      rule: 'slack-http-error',
+      status: Number(line.slice(0, 3)),
+      request: { httpStatus: Number(line.slice(0, 3)), ...(requestId ? { httpRequestId: REQUEST_IDS.slack } : {}) },
+      failure,
+    };
+  };
   switch (which) {
-    case 'limited': {
-      const failure = failureOf(which, undefined);
-      return { text: withRetry('Slack API request failed with 429 Too Many Requests', failure), rule: 'slack-http-error', status: 429, request: { httpStatus: 429 }, failure };
-    }
-    case 'unavailable': {
-      const failure = failureOf(which, 'service_unavailable');
-      return {
-        text: withRetry('Slack API request failed with 503 Service Unavailable (service_unavailable)', failure),
-        rule: 'slack-http-error',
-        status: 503,
-        request: { httpStatus: 503, httpRequestId: REQUEST_IDS.slack },
-        failure,
-      };
-    }
+    case 'limited':
+    case 'throttled':
+      // The client's rate-limit errors keep no headers; `throttled` has no Retry-After (a plain Error, no delay).
+      return http(undefined, failureOf(which, undefined, { limited: DELAYS.limited }), false);
+    case 'exhausted':
+    case 'ratelimited':
+      // Slack's code names the rate limit; the headers give the delay.
+      return http('ratelimited', failureOf(which, 'ratelimited'));
+    case 'html':
+    case 'maintenance':
+      return http(undefined, failureOf(which, undefined), false);
+    case 'unavailable':
+      return http('service_unavailable', failureOf(which, 'service_unavailable'));
     case 'broken':
-      return {
-        text: 'Slack API request failed with 500 Internal Server Error: The service failed to answer',
-        rule: 'slack-http-error',
-        status: 500,
-        request: { httpStatus: 500, httpRequestId: REQUEST_IDS.slack },
-        failure: failureOf(which, undefined),
-      };
+      return http(undefined, failureOf(which, undefined));
     case 'slow':
       return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504, failure: failureOf(which, undefined) };
     default:
@@ -191,6 +228,10 @@ function slackExpected(which: CaseName): Expected {
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
   if (prefix === 'slack') return slackExpected(which);
+  // Stripe keeps no status of an answer that is not JSON (a proxy's page): the text says what it was.
+  if (prefix === 'stripe' && (which === 'html' || which === 'maintenance')) {
+    return { text: "Stripe API request failed: The service's answer was not JSON (most likely a proxy's or gateway's error page)", rule: 'stripe-http-error', status: 502, failure: failureOf(which, undefined, {}) };
+  }
   if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502, failure: failureOf(which, undefined) };
   if (which === 'slow') {
     const timedOut = (text: string, rule: string): Expected => ({ text, rule, status: 504, failure: failureOf(which, undefined) });
@@ -206,49 +247,63 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
   const line =
     (prefix === 'stripe' || prefix === 'aws' || prefix === 'notion') && which === 'invalid' ? '400 Bad Request' : prefix === 'aws' && which === 'unauthorized' ? '403 Forbidden' : HTTP_STATUS[which];
   const status = Number(line.slice(0, 3));
+  // A proxy's page holds no request id; AWS's is no service exception, so the service is not named.
+  const proxied = which === 'html' || which === 'maintenance';
+  const requestId = (id: string): { httpRequestId?: string } => (proxied ? {} : { httpRequestId: id });
   let where: string;
   let request: Expected['request'];
   switch (prefix) {
     case 'github': {
       const url = `${origin}/github/repos/octo-org/${which}?access_token=[REDACTED]`;
       where = `GitHub API GET ${url}`;
-      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.github };
+      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.github) };
       break;
     }
     case 'axios': {
       const url = `${origin}/api/items/${which}?access_token=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&view=full`;
       where = `HTTP POST ${url}`;
-      request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
+      request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
+      break;
+    }
+    case 'fetch': {
+      // The Request the error keeps names the method.
+      const url = `${origin}/api/items/${which}?api_key=[REDACTED]&view=full`;
+      where = `HTTP POST ${url}`;
+      request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
       break;
     }
     case 'ky': {
       const url = `${origin}/api/items/${which}?key=[REDACTED]&sig=[REDACTED]`;
       where = `HTTP GET ${url}`;
-      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, httpRequestId: REQUEST_IDS.api };
+      request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
       break;
     }
     case 'notion':
       where = 'Notion API request';
-      request = { httpStatus: status, httpRequestId: REQUEST_IDS.notion };
+      request = { httpStatus: status, ...requestId(REQUEST_IDS.notion) };
       break;
     case 'aws':
-      where = 'AWS Lambda request';
-      request = { httpStatus: status, httpRequestId: REQUEST_IDS.lambda };
+      where = proxied ? 'AWS request' : 'AWS Lambda request';
+      request = { httpStatus: status, ...requestId(REQUEST_IDS.lambda) };
       break;
     case 'stripe':
       where = 'Stripe API request';
-      request = { httpStatus: status, httpRequestId: REQUEST_IDS.stripe };
+      request = { httpStatus: status, ...requestId(REQUEST_IDS.stripe) };
       break;
     default:
       where = `${prefix === 'openai' ? 'OpenAI' : 'Anthropic'} API request`;
-      request = { httpStatus: status, httpRequestId: prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic };
+      request = { httpStatus: status, ...requestId(prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic) };
   }
   const codes: Readonly<Record<string, string>> = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_TYPES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
-  const code = which === 'broken' ? undefined : codes[which];
+  const code = which === 'broken' || proxied ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
-  const said = sentence(which, shownMessage(variant, which));
+  // ky 1 reads no body: its `ratelimited` 403 (told by the message alone) is a plain 403, not retryable.
+  const unread = variant.module === 'ky1' && which === 'ratelimited';
+  const said = unread ? sentence('forbidden', undefined) : sentence(which, shownMessage(variant, which));
   // AWS sends no Retry-After with a 503; the failure object's code is the one the text shows, else the status's.
-  const failure = failureOf(which, code, prefix === 'aws' ? { limited: DELAYS.limited } : DELAYS);
+  const failure = unread
+    ? { code: 'permission_denied', retryable: false }
+    : failureOf(which, code, prefix === 'aws' ? AWS_DELAYS : DELAYS);
   const text = withRetry(said === undefined ? head : `${head}: ${said}`, failure);
   return {
     text: which === 'unauthorized' ? `${text}\n\n${REAUTHORIZE}` : text,

@@ -22,8 +22,14 @@
  *
  * Cases: `unauthorized` 401, `forbidden` 403, `missing` 404, `conflict` 409, `invalid` 422, `limited` 429 with
  * `Retry-After: 7`, `unavailable` 503 with `Retry-After: 30`, `broken` 500 whose body echoes the request's
- * credentials, `html` 502 with an HTML page, `slow` (answers after 5 s), `ok` 200. Every request is recorded, so a
- * test can check that a planted secret was really sent before checking that it never comes back out.
+ * credentials, `slow` (answers after 5 s), `ok` 200; a proxy in front of the service: `html` 502 with an HTML page,
+ * `maintenance` 503 with an HTML page and `Retry-After` as an HTTP date (both pages hold {@link PAGE_CANARY}); rate
+ * limits told by their headers, each counted from the answer's own `Date` header (this second), so that the delay a
+ * client reads is exact whatever the clock: `exhausted` 403 with `x-ratelimit-remaining: 0` and `x-ratelimit-reset`
+ * (epoch seconds), `throttled` 429 with no `Retry-After` but the IETF draft's `ratelimit-remaining: 0` and
+ * `ratelimit-reset` (seconds), `ratelimited` 403 whose message (or code) says rate limit, with `x-ratelimit-reset-ms`.
+ * Every request is recorded, so a test can check that a planted secret was really sent before checking that it never
+ * comes back out.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closedPort, listenOnLoopback, readRequestBody } from '../../support/loopback.js';
@@ -68,6 +74,9 @@ export const MESSAGES = {
     invalid: 'Validation Failed',
     limited: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
     unavailable: 'Service unavailable',
+    exhausted: 'API rate limit exceeded for user ID 1.',
+    throttled: 'Too many requests.',
+    ratelimited: 'API rate limit exceeded for installation ID 42.',
   },
   openai: {
     forbidden: 'You are not allowed to sample from this model',
@@ -76,6 +85,9 @@ export const MESSAGES = {
     invalid: "Invalid value for 'temperature': expected a number between 0 and 2.",
     limited: 'Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1.',
     unavailable: 'The engine is currently overloaded, please try again later',
+    exhausted: 'Rate limit reached for requests.',
+    throttled: 'Too many requests.',
+    ratelimited: 'Rate limit reached for tokens per min (TPM).',
   },
   anthropic: {
     unauthorized: 'invalid x-api-key',
@@ -85,6 +97,9 @@ export const MESSAGES = {
     invalid: 'messages: at least one message is required',
     limited: 'Number of request tokens has exceeded your per-minute rate limit.',
     unavailable: 'Overloaded',
+    exhausted: 'Number of requests has exceeded your rate limit.',
+    throttled: 'Too many requests.',
+    ratelimited: 'Number of input tokens has exceeded your per-minute rate limit.',
   },
   stripe: {
     forbidden: "The provided key does not have the required permissions for this endpoint on account 'acct_1Nv0FGQ9RKHgCVdK'.",
@@ -93,6 +108,9 @@ export const MESSAGES = {
     invalid: 'Invalid integer: many',
     limited: 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.',
     unavailable: 'Stripe is temporarily unavailable. Please try again later.',
+    exhausted: 'Request rate limit exceeded.',
+    throttled: 'Too many requests.',
+    ratelimited: 'Request rate limit exceeded for this account.',
   },
   lambda: {
     unauthorized: 'The security token included in the request is invalid.',
@@ -102,6 +120,9 @@ export const MESSAGES = {
     invalid: "1 validation error detected: Value 'invalid!' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern",
     limited: 'Rate exceeded',
     unavailable: 'Service is temporarily unavailable.',
+    exhausted: 'Rate exceeded',
+    throttled: 'Rate exceeded',
+    ratelimited: 'Rate exceeded',
   },
   notion: {
     unauthorized: 'API token is invalid.',
@@ -111,6 +132,9 @@ export const MESSAGES = {
     invalid: 'body failed validation: body.properties should be defined, instead was `undefined`.',
     limited: 'This request exceeds the number of requests allowed. Slow down and try again.',
     unavailable: 'Notion is unavailable. Please try again later.',
+    exhausted: 'This request exceeds the number of requests allowed.',
+    throttled: 'Too many requests.',
+    ratelimited: 'Rate limited: slow down and try again.',
   },
   slack: {},
   api: {
@@ -121,11 +145,15 @@ export const MESSAGES = {
     invalid: "Field 'quantity' must be a positive integer.",
     limited: 'Too many requests for this API key.',
     unavailable: 'The service is down for maintenance.',
+    exhausted: 'Requests for this API key are used up until the window resets.',
+    throttled: 'Too many requests.',
+    ratelimited: 'Rate limit exceeded: 100 requests per minute.',
   },
 } as const;
 
 type Service = keyof typeof REQUEST_IDS;
-type Case = 'unauthorized' | 'forbidden' | 'missing' | 'conflict' | 'invalid' | 'limited' | 'unavailable' | 'broken' | 'html';
+/** The cases the fake answers from the service (the proxy's `html` and `maintenance` pages are answered before). */
+type Case = 'unauthorized' | 'forbidden' | 'missing' | 'conflict' | 'invalid' | 'limited' | 'unavailable' | 'broken' | 'exhausted' | 'throttled' | 'ratelimited';
 
 const STATUS: Readonly<Record<Case, number>> = {
   unauthorized: 401,
@@ -136,8 +164,35 @@ const STATUS: Readonly<Record<Case, number>> = {
   limited: 429,
   unavailable: 503,
   broken: 500,
-  html: 502,
+  exhausted: 403,
+  throttled: 429,
+  ratelimited: 403,
 };
+
+/**
+ * The delays the rate-limit and maintenance cases give, each counted from the answer's `Date` header: `exhausted`'s
+ * `x-ratelimit-reset` (120 s on), `throttled`'s `ratelimit-reset` (45), `ratelimited`'s `x-ratelimit-reset-ms` (2500),
+ * `maintenance`'s `Retry-After` date (90 s on).
+ */
+export const TIMED_DELAYS = { exhausted: 120_000, throttled: 45_000, ratelimited: 2500, maintenance: 90_000 } as const;
+
+/** The headers with which a case tells its delay, and the `Date` (this second) they are counted from; none for other cases. */
+function timingHeaders(which: string): Record<string, string> {
+  const now = Math.floor(Date.now() / 1000);
+  const date = (seconds: number): string => new Date(seconds * 1000).toUTCString();
+  switch (which) {
+    case 'exhausted':
+      return { date: date(now), 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now + TIMED_DELAYS.exhausted / 1000) };
+    case 'throttled':
+      return { date: date(now), 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': String(TIMED_DELAYS.throttled / 1000) };
+    case 'ratelimited':
+      return { date: date(now), 'x-ratelimit-reset-ms': String(TIMED_DELAYS.ratelimited) };
+    case 'maintenance':
+      return { date: date(now), 'retry-after': date(now + TIMED_DELAYS.maintenance / 1000) };
+    default:
+      return {};
+  }
+}
 
 /** Stripe's card decline (402) for a confirmed payment intent: what the fake answers `POST /v1/payment_intents` with. */
 export const CARD_DECLINE = {
@@ -164,8 +219,22 @@ function cardDeclineBody(): unknown {
   };
 }
 
-/** The HTML page a proxy in front of a service sends with a 502. */
-export const HTML_502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream connect error</p></body></html>';
+/** A string in the proxy's pages (`html`, `maintenance`) that no answer to a client may hold: the pages are never shown. */
+export const PAGE_CANARY = 'CANARYproxyPAGEc4f3b0d9';
+
+/** The HTML pages a proxy in front of a service sends, by case: a 502, and a 503 for maintenance. */
+export const PROXY_PAGES = {
+  html: [502, `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream connect error (${PAGE_CANARY})</p></body></html>`],
+  maintenance: [503, `<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Down for maintenance</h1><p>Back soon. ${PAGE_CANARY}</p></body></html>`],
+} as const;
+
+/** Answers `html` and `maintenance` as the proxy does (whatever service the path names): true when it did. */
+function proxyPage(which: string, res: ServerResponse): boolean {
+  if (which !== 'html' && which !== 'maintenance') return false;
+  const [status, page] = PROXY_PAGES[which];
+  res.writeHead(status, { 'content-type': 'text/html', ...timingHeaders(which) }).end(page);
+  return true;
+}
 
 /** The `Authorization` / `x-api-key` value of the request, echoed by the `broken` and `unauthorized` cases. */
 function credentialOf(req: IncomingMessage): string {
@@ -195,7 +264,9 @@ const OPENAI_TYPES: Readonly<Record<Case, [string, string | null]>> = {
   limited: ['requests', 'rate_limit_exceeded'],
   unavailable: ['server_error', null],
   broken: ['server_error', null],
-  html: ['server_error', null],
+  exhausted: ['requests', 'rate_limit_exceeded'],
+  throttled: ['requests', 'rate_limit_exceeded'],
+  ratelimited: ['tokens', 'rate_limit_exceeded'],
 };
 
 /** The `error.type` the fake Anthropic API answers each case with. */
@@ -208,7 +279,9 @@ export const ANTHROPIC_TYPES: Readonly<Record<Case, string>> = {
   limited: 'rate_limit_error',
   unavailable: 'overloaded_error',
   broken: 'api_error',
-  html: 'api_error',
+  exhausted: 'rate_limit_error',
+  throttled: 'rate_limit_error',
+  ratelimited: 'rate_limit_error',
 };
 
 const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
@@ -220,7 +293,9 @@ const STRIPE_ERRORS: Readonly<Record<Case, [string, string?, string?]>> = {
   limited: ['invalid_request_error', 'rate_limit'],
   unavailable: ['api_error'],
   broken: ['api_error'],
-  html: ['api_error'],
+  exhausted: ['invalid_request_error', 'rate_limit'],
+  throttled: ['invalid_request_error', 'rate_limit'],
+  ratelimited: ['invalid_request_error', 'rate_limit'],
 };
 
 /** Slack's answers by case: HTTP status and body (platform errors come with 200). */
@@ -233,13 +308,15 @@ export const SLACK_ANSWERS: Readonly<Record<Case, [number, Record<string, unknow
   limited: [429, { ok: false, error: 'ratelimited' }],
   unavailable: [503, { ok: false, error: 'service_unavailable' }],
   broken: [500, {}],
-  html: [502, {}],
+  exhausted: [403, { ok: false, error: 'ratelimited' }],
+  throttled: [429, { ok: false, error: 'ratelimited' }],
+  ratelimited: [403, { ok: false, error: 'ratelimited' }],
 };
 
 /** Slack's answer to a case: its status, headers and body (`broken` echoes the request as plain text). */
 function slackAnswer(which: Case, req: IncomingMessage): [number, Record<string, string>, string] {
   const [status, json] = SLACK_ANSWERS[which];
-  const out: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-slack-req-id': REQUEST_IDS.slack };
+  const out: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-slack-req-id': REQUEST_IDS.slack, ...timingHeaders(which) };
   if (which === 'limited') out['retry-after'] = '7';
   if (which === 'unavailable') out['retry-after'] = '30';
   if (which === 'broken') return [500, { ...out, 'content-type': 'text/plain' }, message('slack', which, req)];
@@ -256,7 +333,9 @@ export const NOTION_CODES: Readonly<Record<Case, string>> = {
   limited: 'rate_limited',
   unavailable: 'service_unavailable',
   broken: 'internal_server_error',
-  html: 'internal_server_error',
+  exhausted: 'rate_limited',
+  throttled: 'rate_limited',
+  ratelimited: 'rate_limited',
 };
 
 /** AWS Lambda's error codes (`x-amzn-ErrorType`) by case. */
@@ -269,7 +348,9 @@ export const LAMBDA_ERRORS: Readonly<Record<Case, string>> = {
   limited: 'TooManyRequestsException',
   unavailable: 'ServiceUnavailableException',
   broken: 'ServiceException',
-  html: 'ServiceException',
+  exhausted: 'ThrottlingException',
+  throttled: 'TooManyRequestsException',
+  ratelimited: 'ThrottlingException',
 };
 
 /** The HTTP status of a case at a service: Stripe and AWS answer validation failures with 400, AWS bad credentials with 403. */
@@ -318,6 +399,7 @@ function reasonTitle(which: Case): string {
 function headers(service: Service, which: Case): Record<string, string> {
   const out: Record<string, string> = {
     'content-type': service === 'api' ? 'application/problem+json' : 'application/json',
+    ...timingHeaders(which),
   };
   if (service === 'github') out['x-github-request-id'] = REQUEST_IDS.github;
   else if (service === 'anthropic' || service === 'stripe') out['request-id'] = REQUEST_IDS[service];
@@ -349,6 +431,7 @@ export async function startFakeApis(): Promise<FakeApis> {
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       if (SLACK_ROUTE.test(path)) {
         const which = new URLSearchParams(text).get('channel') ?? '';
+        if (proxyPage(which, res)) return;
         if (which === 'slow' || !(which in STATUS)) {
           if (which !== 'slow') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
           return;
@@ -381,10 +464,7 @@ export async function startFakeApis(): Promise<FakeApis> {
         timers.add(timer);
         return;
       }
-      if (which === 'html') {
-        res.writeHead(502, { 'content-type': 'text/html' }).end(HTML_502);
-        return;
-      }
+      if (proxyPage(which, res)) return;
       if (!(which in STATUS)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no case');
         return;
