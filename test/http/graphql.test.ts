@@ -157,7 +157,7 @@ describe('@linear/sdk through a real McpServer and Client', () => {
         invalid: { text: `${where} with 400 Bad Request (GRAPHQL_VALIDATION_FAILED): Cannot query field "nosuchfield" on type "Issue".`, rule, status: 400, request: http(400), failure: { code: 'GRAPHQL_VALIDATION_FAILED', retryable: false } },
         limited: { text: `${where} with 400 Bad Request (RATELIMITED): Rate limit exceeded. Retry after 7 s.`, rule, status: 400, request: http(400), failure: { code: 'RATELIMITED', retryable: true, retryAfterMs: 7000 } },
         unavailable: { text: `${where} with 503 Service Unavailable. Retry after 30 s.`, rule, status: 503, request: http(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
-        html: { text: `${where} with 502 Bad Gateway: The service failed to answer`, rule, status: 502, request: { httpStatus: 502 }, failure: { code: 'server_error', retryable: true } },
+        html: { text: `${where} with 502 Bad Gateway: The service failed to answer`, rule, status: 502, request: { httpStatus: 502 }, failure: { code: 'unavailable', retryable: true } },
         broken: { text: `${where} with 500 Internal Server Error: The service failed to answer`, rule, status: 500, request: http(500), failure: { code: 'server_error', retryable: true } },
         refused: { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'linear-network', status: 502, failure: { code: 'network', retryable: true } },
       };

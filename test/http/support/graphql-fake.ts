@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { listenOnLoopback, readRequestBody } from '../../support/loopback.js';
-import { HTML_502, type SeenRequest } from './fake-apis.js';
+import { PROXY_PAGES, type SeenRequest } from './fake-apis.js';
 
 /** The request ids the fake sends. */
 export const GRAPHQL_REQUEST_IDS = {
@@ -122,7 +122,7 @@ function linear(which: string, req: IncomingMessage, body: string): Answer | und
     case 'unavailable':
       return [503, { 'content-type': 'text/html', 'retry-after': '30', 'x-request-id': GRAPHQL_REQUEST_IDS.linear }, '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>'];
     case 'html':
-      return [502, { 'content-type': 'text/html' }, HTML_502];
+      return [502, { 'content-type': 'text/html' }, PROXY_PAGES.html[1]];
     case 'broken':
       return error(500, echo(req, body), { type: 'internal error', code: 'INTERNAL_ERROR', statusCode: 500, userError: false });
     default:
@@ -154,7 +154,7 @@ function msgraph(which: string, req: IncomingMessage): Answer | undefined {
     case 'broken':
       return error(500, 'generalException', echo(req, req.url ?? ''));
     case 'html':
-      return [502, { 'content-type': 'text/html' }, HTML_502];
+      return [502, { 'content-type': 'text/html' }, PROXY_PAGES.html[1]];
     default:
       return undefined;
   }
