@@ -15,16 +15,14 @@ interface Run {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
-  readonly ms: number;
 }
 
 let run: Run;
 beforeAll(async () => {
-  const started = Date.now();
   run = await new Promise<Run>((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], { cwd: process.cwd(), timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }, 60_000);
@@ -212,7 +210,4 @@ describe('npm run demo', () => {
     expect(shown.length).toBeGreaterThanOrEqual(6);
   });
 
-  it('finishes in a few seconds', () => {
-    expect(run.ms).toBeLessThan(20_000);
-  });
 });
