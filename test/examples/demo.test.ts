@@ -209,5 +209,4 @@ describe('npm run demo', () => {
     }
     expect(shown.length).toBeGreaterThanOrEqual(6);
   });
-
 });
