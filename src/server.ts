@@ -8,6 +8,7 @@ import { isObjectLike, readProp } from './kit/read.js';
 import type { ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
+import { sdkFound } from './adapters/mcp-server-internals.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 
 /**
@@ -47,6 +48,9 @@ function kindOfValue(value: unknown): string {
   if (!isObjectLike(value)) return typeof value;
   if (typeof value === 'function') return 'a function';
   const inner = readProp(value, 'server');
+  if (isObjectLike(inner) && typeof readProp(value, 'tool') === 'function') {
+    return `an McpServer of ${sdkFound(value)}, older than applyErrorPolicy takes (1.23.0 or later): update the SDK, or pass its low-level server, \`applyErrorPolicy(server.server)\``;
+  }
   if (isObjectLike(inner) && ADAPTERS.some((adapter) => adapter.accepts(inner))) {
     return 'an object whose `server` property is a server (a framework\'s wrapper?): pass that property, `applyErrorPolicy(x.server)`, or see docs/frameworks.md';
   }

@@ -4,6 +4,7 @@
  * transport. Request handlers set before and after the call; names and URIs from the request; protocol errors passed
  * through and logged once at info; one record and one outcome per call; one policy per server.
  */
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -159,6 +160,15 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     // @ts-expect-error a framework's object that holds a server
     expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
       new TypeError(`${expected}an object whose \`server\` property is a server (a framework's wrapper?): pass that property, \`applyErrorPolicy(x.server)\`, or see docs/frameworks.md`),
+    );
+    // an McpServer of an SDK older than 1.23 (tool(), resource() and prompt(), no registerTool): the SDK version it found
+    const installed = (JSON.parse(readFileSync('node_modules/@modelcontextprotocol/sdk/package.json', 'utf8')) as { version: string }).version;
+    // @ts-expect-error an McpServer too old for applyErrorPolicy
+    expect(() => applyErrorPolicy({ server: newServer(), tool() {}, resource() {}, prompt() {} })).toThrow(
+      new TypeError(
+        `${expected}an McpServer of @modelcontextprotocol/sdk ${installed}, older than applyErrorPolicy takes (1.23.0 or later): ` +
+          'update the SDK, or pass its low-level server, `applyErrorPolicy(server.server)`',
+      ),
     );
     // @ts-expect-error an object of another shape
     expect(() => applyErrorPolicy({ addTool() {} })).toThrow(
