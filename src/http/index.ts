@@ -9,7 +9,7 @@
  *
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
  * - `GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found: Not Found`
- * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: sk-proj-****1234.` + re-authorization
+ * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: [REDACTED].` + re-authorization
  * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 s.`
  *   (` Retry after 7 s.` is the policy's, from the failure object's delay)
  * - `HTTP POST https://api.example.com/v1/items failed with 500 Internal Server Error: The service failed to answer`

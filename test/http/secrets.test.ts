@@ -86,18 +86,20 @@ describe('redactUrl: AWS pre-signed and other signed URLs', () => {
 });
 
 describe('the new secret shapes (the scrubbing shortcut is held to them in test/text.test.ts)', () => {
+  // A guard against quadratic patterns, not a speed check (npm run bench measures speed): 400,000 characters take
+  // milliseconds when linear and minutes when quadratic, so the 10 s bound does not fail by load.
   it('stays linear on long runs of token characters', () => {
     for (const prefix of ['sk-', 'sk_live_', 'xoxb-', 'ghp_', 'github_pat_', 'AKIA', 'ntn_', 'secret_', 'glpat-', 'npm_', 'hf_', 'SG.', 'dp.pt.', 'x-amz-security-token:', 'sk-ab***', '***', '-----BEGIN PRIVATE KEY-----', 'https://:']) {
       const text = `${prefix}${'a-'.repeat(200_000)}`;
       const started = performance.now();
       scrubSecrets(text);
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
     // runs of mask characters, with and without heads (a mask read from every one of its characters is quadratic)
     for (const text of ['*'.repeat(400_000), '•'.repeat(400_000), 'a*'.repeat(200_000), 'ab***'.repeat(80_000), '***...'.repeat(60_000)]) {
       const started = performance.now();
       scrubSecrets(text);
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 });
