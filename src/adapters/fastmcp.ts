@@ -22,9 +22,13 @@ import type { ServerAdapter } from './adapter.js';
 
 /** What `applyErrorPolicy` needs to see of a FastMCP server (npm `fastmcp`): its registration methods. */
 export interface FastMcpLike {
+  /** Adds a tool; its `execute` runs under the policy. */
   addTool(...args: never[]): unknown;
+  /** Adds a static resource; its `load` runs under the policy, failures named by its URI. */
   addResource(...args: never[]): unknown;
+  /** Adds a resource template; its `load` runs under the policy, failures named by its URI template. */
   addResourceTemplate(...args: never[]): unknown;
+  /** Adds a prompt; its `load` runs under the policy. */
   addPrompt(...args: never[]): unknown;
 }
 
