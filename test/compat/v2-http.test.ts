@@ -1,18 +1,17 @@
 /**
  * SDK v2 over Streamable HTTP on 127.0.0.1: `@modelcontextprotocol/server`'s McpServer with applyErrorPolicy behind a
- * plain node:http server (through v2's web-standard transport, stateless: a server per request, as v2 documents it),
+ * node:http server on 127.0.0.1 (test/support/fetch-server.ts; through v2's web-standard transport, stateless: a server per request, as v2 documents it),
  * and `@modelcontextprotocol/client`'s StreamableHTTPClientTransport. The client texts are the ones the in-memory v2
  * table expects, and each failure is logged once.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ResourceNotFoundError, ToolError, type LogRecord } from '../../src/index.js';
 import { FAILURE_KEY, REFERENCE, rpcError } from '../support/calls.js';
+import { serveFetch } from '../support/fetch-server.js';
+import type { Listening } from '../support/loopback.js';
 
 const CANARY = 'CANARY-v2-http-91c3';
 const records: LogRecord[] = [];
@@ -34,41 +33,23 @@ function serverForRequest(): McpServer {
   return server;
 }
 
-/** node:http to the web-standard transport: one McpServer and transport per request (stateless). */
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The web-standard transport: one McpServer and transport per request (stateless). */
+async function handle(request: Request): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await serverForRequest().connect(transport);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-  const body = req.method === 'POST' ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined;
-  const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body, duplex: 'half' } : {}) } as RequestInit);
-  const response = await transport.handleRequest(request);
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    out[key] = value;
-  });
-  res.writeHead(response.status, out);
-  if (response.body === null) res.end();
-  else Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(res);
+  return transport.handleRequest(request);
 }
 
-let http: Server;
+let http: Listening;
 let client: Client;
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  http = await serveFetch(handle);
   client = new Client({ name: 'v2-http-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${http.origin}/mcp`)));
 });
 afterAll(async () => {
   await client.close();
-  http.closeAllConnections();
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await http.close();
 });
 
 describe('applyErrorPolicy on SDK v2 over Streamable HTTP (stateless)', () => {
