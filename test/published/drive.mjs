@@ -25,6 +25,8 @@ function resetFiles() {
 // 'text' (`Error executing tool <name>: ...`) or 'masked' (`Error executing tool <name> (reference <id>)`), and the
 // level of its one record; or 'sdk': arguments that fail the tool's input schema, which the SDK answers before any
 // handler runs (`MCP error -32602: Input validation error: ...`), as before, with no failure object and no record.
+// A fifth element 'shown': under the copy with step 3's rule (adopted-rules/), the text is the server's own
+// (`Error executing tool <name>: <the original text>`), with one info record; otherwise it answers as the one-line copy.
 const servers = [
   {
     name: 'server-memory',
@@ -32,7 +34,15 @@ const servers = [
     args: [],
     env: () => ({ MEMORY_FILE_PATH: join(files, 'memory.jsonl') }),
     ok: [
-      ['create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote a program'] }, { name: 'Engine', entityType: 'machine', observations: [] }] }],
+      [
+        'create_entities',
+        {
+          entities: [
+            { name: 'Ada', entityType: 'person', observations: ['wrote a program'] },
+            { name: 'Engine', entityType: 'machine', observations: [] },
+          ],
+        },
+      ],
       ['create_relations', { relations: [{ from: 'Ada', to: 'Engine', relationType: 'programmed' }] }],
       ['add_observations', { observations: [{ entityName: 'Ada', contents: ['was a mathematician'] }] }],
       ['search_nodes', { query: 'mathematician' }],
@@ -44,7 +54,7 @@ const servers = [
       ['read_graph', {}],
     ],
     fail: [
-      ['add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] }, 'masked', 'error'],
+      ['add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] }, 'masked', 'error', 'shown'],
       ['create_entities', { entities: 'Ada' }, 'sdk'],
     ],
   },
@@ -69,8 +79,8 @@ const servers = [
     fail: [
       ['read_text_file', { path: '/etc/hostname' }, 'masked', 'error'],
       ['read_text_file', { path: join(files, 'missing.txt') }, 'text', 'warn'],
-      ['read_text_file', { path: join(files, 'a.txt'), head: 1, tail: 1 }, 'masked', 'error'],
-      ['edit_file', { path: join(files, 'a.txt'), edits: [{ oldText: 'delta', newText: 'x' }] }, 'masked', 'error'],
+      ['read_text_file', { path: join(files, 'a.txt'), head: 1, tail: 1 }, 'masked', 'error', 'shown'],
+      ['edit_file', { path: join(files, 'a.txt'), edits: [{ oldText: 'delta', newText: 'x' }] }, 'masked', 'error', 'shown'],
       ['move_file', { source: join(files, 'a.txt'), destination: join(files, 'notes', 'b.md') }, 'masked', 'error'],
       ['list_directory', { path: 42 }, 'sdk'],
     ],
@@ -89,7 +99,7 @@ const servers = [
       ['get-resource-links', { count: 2 }],
     ],
     fail: [
-      ['get-resource-reference', { resourceType: 'Text', resourceId: 0 }, 'masked', 'error'],
+      ['get-resource-reference', { resourceType: 'Text', resourceId: 0 }, 'masked', 'error', 'shown'],
       ['get-sum', { a: 'two', b: 3 }, 'sdk'],
       ['gzip-file-as-resource', { name: 'x.gz', data: 'ftp://user:hunter2@127.0.0.1/x' }, 'masked', 'error'],
     ],
@@ -102,7 +112,7 @@ const leaked = { crashTexts: 0, paths: 0, passwords: 0 };
 
 async function run(server, variant) {
   resetFiles();
-  const base = variant === 'original' ? join('node_modules', '@modelcontextprotocol', server.name) : join('adopted', server.name);
+  const base = variant === 'original' ? join('node_modules', '@modelcontextprotocol', server.name) : join(variant, server.name);
   const args = typeof server.args === 'function' ? server.args() : server.args;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -136,24 +146,21 @@ function text(result) {
   return result.content[0].text;
 }
 
-for (const server of servers) {
-  if (only !== '' && only !== server.name) continue;
-  const before = await run(server, 'original');
-  const after = await run(server, 'adopted');
-  const label = `${server.name}@${(await import(`./node_modules/@modelcontextprotocol/${server.name}/package.json`, { with: { type: 'json' } })).default.version}`;
-
-  // What worked before answers as before, exactly.
+// What worked before answers as before, exactly; what failed answers with the policy's text and failure object, one
+// record each, and leaks no path, password or stack.
+function compare(label, server, before, after, variant) {
   assert.deepEqual(after.tools, before.tools, `${label}: tools/list`);
   server.ok.forEach(([name], i) => {
     assert.notEqual(before.ok[i].isError, true, `${label}: ${name} #${i} should succeed: ${JSON.stringify(before.ok[i])}`);
     assert.deepEqual(after.ok[i], before.ok[i], `${label}: ${name} #${i}`);
   });
-
-  // What failed: the adopted answer is the policy's, one record each; the original is the negative control.
   const records = after.stderr.split('\n').filter((line) => line.startsWith('[mcp-error-policy]'));
   const handled = server.fail.filter(([, , kind]) => kind !== 'sdk').length;
   assert.equal(records.length, handled, `${label}: one record per failed call:\n${after.stderr}`);
-  server.fail.forEach(([name, , kind, level], i) => {
+  server.fail.forEach(([name, , oneLine, oneLineLevel, withRule], i) => {
+    const shown = variant === 'adopted-rules' && withRule === 'shown';
+    const kind = shown ? 'shown' : oneLine;
+    const level = shown ? 'info' : oneLineLevel;
     const was = before.fail[i];
     const now = after.fail[i];
     const call = `${label}: ${name} #${i}`;
@@ -164,18 +171,21 @@ for (const server of servers) {
     if (kind === 'sdk') {
       assert.deepEqual(now, was, `${call}: the SDK's input validation answers as before`);
       assert.match(nowText, new RegExp(`^MCP error -32602: Input validation error: Invalid arguments for tool ${name}: `));
-      console.log(`${call}\n  before and after: ${JSON.stringify(nowText)} (the SDK's, before any handler; no record)`);
+      console.log(`${call}: as before, the SDK's ${JSON.stringify(nowText)}, no record`);
       return;
     }
     assert.equal(now.isError, true);
     const failure = now._meta?.['mcp-error-policy/failure'];
-    assert.deepEqual(Object.keys(failure ?? {}).sort(), ['code', 'correlationId', 'retryable'], `${call}: failure object in ${JSON.stringify(now)}`);
+    const keys = Object.keys(failure ?? {}).sort();
+    assert.deepEqual(keys, ['code', 'correlationId', 'retryable'], `${call}: failure object in ${JSON.stringify(now)}`);
     assert.equal(typeof failure.code, 'string');
     assert.equal(typeof failure.retryable, 'boolean');
     assert.match(failure.correlationId, /^[0-9a-f]{12}$/);
     if (kind === 'masked') {
       assert.equal(nowText, `Error executing tool ${name} (reference ${failure.correlationId})`, call);
       assert.equal(failure.code, 'internal');
+    } else if (kind === 'shown') {
+      assert.equal(nowText, `Error executing tool ${name}: ${wasText}`, call);
     } else {
       assert.ok(nowText.startsWith(`Error executing tool ${name}: `), `${call}: text, got ${JSON.stringify(nowText)}`);
       assert.notEqual(nowText, `Error executing tool ${name}: ${wasText}`, `${call}: the policy's text, not the error's`);
@@ -184,19 +194,32 @@ for (const server of servers) {
     assert.ok(!answer.includes(project), `${call}: the adopted answer names the scratch directory: ${answer}`);
     assert.doesNotMatch(answer, STACK, `${call}: the adopted answer has a stack`);
     assert.ok(!answer.includes('hunter2'), `${call}: the adopted answer has a password`);
-    if (wasText.includes(project)) leaked.paths += 1;
-    if (wasText.includes('hunter2')) leaked.passwords += 1;
-    if (kind === 'masked') leaked.crashTexts += 1;
+    if (variant === 'adopted') {
+      if (wasText.includes(project)) leaked.paths += 1;
+      if (wasText.includes('hunter2')) leaked.passwords += 1;
+      if (kind === 'masked') leaked.crashTexts += 1;
+    }
     const mine = records.filter((line) => line.includes(failure.correlationId));
     assert.equal(mine.length, 1, `${call}: one record with ${failure.correlationId}:\n${records.join('\n')}`);
     assert.ok(mine[0].startsWith(`[mcp-error-policy] ${level.toUpperCase()} tool "${name}" `), `${call}: ${mine[0]}`);
-    console.log(`${call}\n  before: ${JSON.stringify(wasText)}\n  after:  ${JSON.stringify(nowText)} (${failure.code}, one ${level} record)`);
+    console.log(`${call}: ${JSON.stringify(wasText)}\n  -> ${JSON.stringify(nowText)} (${failure.code}, one ${level} record)`);
   });
-  console.log(`${label}: tools/list and ${server.ok.length} working calls answered as before; ${handled} failures answered by the policy`);
+  console.log(`${label}: tools/list and ${server.ok.length} working calls as before; ${handled} failures by the policy`);
+}
+
+for (const server of servers) {
+  if (only !== '' && only !== server.name) continue;
+  const manifest = `./node_modules/@modelcontextprotocol/${server.name}/package.json`;
+  const { version } = (await import(manifest, { with: { type: 'json' } })).default;
+  const before = await run(server, 'original');
+  for (const variant of ['adopted', 'adopted-rules']) {
+    compare(`${server.name}@${version} ${variant}`, server, before, await run(server, variant), variant);
+  }
 }
 
 // The negative control: the originals sent crash texts, the scratch directory's path and a password to the client.
 console.log(`the originals leaked: ${JSON.stringify(leaked)}`);
 if (only === '') {
-  assert.ok(leaked.crashTexts > 0 && leaked.paths > 0 && leaked.passwords > 0, 'the originals should leak what the adopted copies hide');
+  const all = leaked.crashTexts > 0 && leaked.paths > 0 && leaked.passwords > 0;
+  assert.ok(all, 'the originals should leak what the adopted copies hide');
 }
