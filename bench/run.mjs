@@ -194,6 +194,9 @@ async function lowLevelClient(applied) {
 }
 const lowBare = await lowLevelClient(false);
 const lowApplied = await lowLevelClient(true);
+// A/A control for the low-level rows: a second bare server, made after the applied one (each server is its own
+// instance, so the low-level ratio carries instance noise that the McpServer rows, one server, do not)
+const lowBareAgain = await lowLevelClient(false);
 check(JSON.stringify(await lowBare.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare low-level tool answers n=1');
 check(JSON.stringify(await lowApplied.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'low-level tool under applyErrorPolicy answers n=1');
 
@@ -297,6 +300,7 @@ const mcpTimes = await interleave(
     { name: 'wrapped', async: true, fn: callWrapped },
     { name: 'low-level bare', async: true, fn: lowBare.call },
     { name: 'low-level applied', async: true, fn: lowApplied.call },
+    { name: 'low-level bare-again', async: true, fn: lowBareAgain.call },
   ],
   { samples: MCP_SAMPLES, batch: 1, warmup: 500 },
 );
@@ -319,7 +323,7 @@ const syncTimes = await interleave(
 const timeOf = (times, name) => times.get(name) ?? NaN;
 await client.close();
 await server.close();
-for (const { low, lowClient } of [lowBare, lowApplied]) {
+for (const { low, lowClient } of [lowBare, lowApplied, lowBareAgain]) {
   await lowClient.close();
   await low.close();
 }
@@ -413,6 +417,7 @@ function row(label, value, ratio, ok) {
   const lowBareTime = timeOf(mcpTimes, 'low-level bare');
   const lowRatio = timeOf(mcpTimes, 'low-level applied') / lowBareTime;
   row('success: low-level Server tool call, bare handler', time(lowBareTime), '1.000x (baseline)', undefined);
+  row('success: low-level Server tool call, bare again (A/A noise)', time(timeOf(mcpTimes, 'low-level bare-again')), `${(timeOf(mcpTimes, 'low-level bare-again') / lowBareTime).toFixed(3)}x`, undefined);
   row('success: low-level Server tool call, applyErrorPolicy', time(timeOf(mcpTimes, 'low-level applied')), `${lowRatio.toFixed(3)}x / goal <= ${GOALS.mcpRatio}x`, lowRatio <= GOALS.mcpRatio);
   const asyncBare = timeOf(asyncTimes, 'bare');
   const asyncAdded = timeOf(asyncTimes, 'wrapped') - asyncBare;
