@@ -14,11 +14,10 @@ import { CRASH, statusOfRejection, statusOfResult } from '../status.js';
 import { traceRequest } from '../telemetry.js';
 import { callState, observe } from '../wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
-import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
-import { withClientVisibleResourceErrors } from '../wrap/resource.js';
+import { ownHandler } from '../wrap/own.js';
 import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
 import { guardRequest, isListOrCompletion } from '../wrap/request.js';
-import { outputSchemaCrash, withClientVisibleErrors } from '../wrap/tool.js';
+import { outputSchemaCrash } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
 import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
@@ -70,23 +69,6 @@ function bindingFor(ctx: Context, name: string | undefined, governs = false): Bi
   return { policy: ctx.policy, name: name === '' ? undefined : name, claims: ctx.traced, governs };
 }
 
-function wrap(fn: Fn, kind: HandlerKind): Fn {
-  if (kind === 'tool') return withClientVisibleErrors(fn);
-  if (kind === 'resource') return withClientVisibleResourceErrors(fn);
-  return withClientVisiblePromptErrors(fn);
-}
-
-/**
- * `fn` under the server's policy and `binding`: a wrapper of this package is bound (its own `policy` and `name`
- * options still win); a plain function is wrapped and bound; a wrapper of another copy of the package is kept.
- */
-function own(fn: Fn, kind: HandlerKind, binding: Binding): Fn {
-  const bound = bindGuard(fn, binding);
-  if (bound !== undefined) return bound;
-  if (isWrapped(fn)) return fn;
-  return bindGuard(wrap(fn, kind), binding) ?? fn;
-}
-
 /** Puts a registration's callback under the policy, in the slot the SDK calls. */
 function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | undefined): void {
   const slot = callbackSlotOf(entry, kind);
@@ -103,7 +85,7 @@ function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | und
     const bound = bindGuard(slot.given, binding);
     if (bound === slot.given || (bound === undefined && isWrapped(slot.given))) return;
   }
-  slot.set(own(slot.fn, kind, slot.hidesCallback ? bindingFor(ctx, name, true) : binding));
+  slot.set(ownHandler(slot.fn, kind, slot.hidesCallback ? bindingFor(ctx, name, true) : binding));
 }
 
 /**
@@ -121,7 +103,7 @@ function patchUpdate(ctx: Context, entry: Entry, kind: HandlerKind, registeredNa
     if (isRecord(updates)) {
       const callback = readProp(updates, 'callback');
       if (typeof callback === 'function') {
-        next = { ...updates, callback: own(callback as Fn, kind, bindingFor(ctx, nextName)) };
+        next = { ...updates, callback: ownHandler(callback as Fn, kind, bindingFor(ctx, nextName)) };
       } else if (rename !== undefined && rename !== name) {
         // a callback the SDK keeps in a closure follows the new name only if the SDK is given it again
         const slot = callbackSlotOf(entry, kind);
@@ -159,7 +141,7 @@ function patchMethod(ctx: Context, method: string, kind: HandlerKind, target: ob
     const last = args.length - 1;
     let given: Fn | undefined;
     if (last >= 1 && typeof args[last] === 'function') {
-      given = own(args[last] as Fn, kind, bindingFor(ctx, name));
+      given = ownHandler(args[last] as Fn, kind, bindingFor(ctx, name));
       args[last] = given;
     }
     const registered = (original as Fn).apply(this, args);
