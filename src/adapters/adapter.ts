@@ -18,4 +18,9 @@ export interface ServerAdapter {
    * about the server's layout, before changing anything.
    */
   apply(server: object, policy: ErrorPolicy): void;
+  /**
+   * The objects besides `server` that `apply` puts under the policy, which must not get another one (the low-level
+   * `Server` an `McpServer` holds). Default: none.
+   */
+  covers?(server: object): readonly object[];
 }

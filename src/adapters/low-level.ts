@@ -15,6 +15,7 @@ import { withClientVisibleResourceErrors } from '../wrap/resource.js';
 import { signInAnswer, signInMode } from '../wrap/sign-in.js';
 import { withClientVisibleErrors } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
+import { refuseMcpServerCallbacks } from './held-server.js';
 import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
@@ -78,6 +79,7 @@ export const lowLevelAdapter: ServerAdapter = {
           'Wrap its request handlers with withClientVisibleErrors meanwhile, and report the version.',
       );
     }
+    refuseMcpServerCallbacks(server);
     coverHandlerMap(map, (method, handler) => {
       if (isListOrCompletion(method)) return guardRequest(handler, method, policy);
       const kind = Object.hasOwn(REQUESTS, method) ? REQUESTS[method] : undefined;

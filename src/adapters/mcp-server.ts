@@ -294,4 +294,8 @@ export const mcpServerAdapter: ServerAdapter = {
     coverOutputValidation(ctx);
     coverRequests(ctx, handlers, traced || elicits || policy.telemetry !== undefined);
   },
+  covers(server) {
+    const low = lowLevelOf(server);
+    return isObjectLike(low) ? [low] : [];
+  },
 };

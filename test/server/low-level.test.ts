@@ -18,7 +18,13 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { InMemoryTransport as InMemoryTransportV2, ProtocolError, ProtocolErrorCode, Server as ServerV2 } from '@modelcontextprotocol/server';
+import {
+  InMemoryTransport as InMemoryTransportV2,
+  McpServer as McpServerV2,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server as ServerV2,
+} from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import {
   applyErrorPolicy,
@@ -153,9 +159,70 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(own.outcomes).toEqual([]);
   });
 
-  it('takes the low-level Server an McpServer holds, and names what it cannot take', () => {
+  it('refuses the low-level Server an McpServer holds once the McpServer registers a callback (both SDKs)', () => {
+    const refusal = new TypeError(
+      "applyErrorPolicy: this low-level Server belongs to an McpServer (`mcpServer.server`), which answers a tool's crash " +
+        'before the Server sees it, so the crash text would reach the client. Apply the policy to the McpServer itself: ' +
+        '`applyErrorPolicy(mcpServer)`',
+    );
+    // each registration on a fresh McpServer whose low-level Server is under the policy
+    const registrations: ((low: (server: { server: object }) => void) => void)[] = [
+      (apply) => {
+        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
+        apply(v1);
+        v1.registerTool('crash', {}, () => ({ content: [] }));
+      },
+      (apply) => {
+        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
+        apply(v1);
+        v1.registerResource('r', 'file:///r', {}, () => ({ contents: [] }));
+      },
+      (apply) => {
+        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
+        apply(v1);
+        v1.registerPrompt('p', {}, () => ({ messages: [] }));
+      },
+      (apply) => {
+        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
+        apply(v2);
+        v2.registerTool('crash', {}, () => ({ content: [] }));
+      },
+      (apply) => {
+        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
+        apply(v2);
+        v2.registerResource('r', 'file:///r', {}, () => ({ contents: [] }));
+      },
+      (apply) => {
+        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
+        apply(v2);
+        v2.registerPrompt('p', {}, () => ({ messages: [] }));
+      },
+    ];
+    for (const register of registrations) {
+      // the negative control: without the policy on its Server, the registration works
+      expect(() => register(() => undefined)).not.toThrow();
+      expect(() => register(({ server }) => applyErrorPolicy(server as Server))).toThrow(refusal);
+    }
+  });
+
+  it('keeps one policy for an McpServer and the low-level Server it holds', () => {
+    const first = createErrorPolicy();
     const mcp = new McpServer({ name: 'm', version: '1.0.0' });
-    expect(applyErrorPolicy(mcp.server)).toBe(mcp.server);
+    applyErrorPolicy(mcp, first);
+    expect(applyErrorPolicy(mcp.server, first)).toBe(mcp.server);
+    expect(() => applyErrorPolicy(mcp.server, createErrorPolicy())).toThrow(
+      'applyErrorPolicy: this server already has another policy; apply one policy per server (the same createErrorPolicy() object to apply it again)',
+    );
+    // its Server first, after a registration (which the Server alone cannot tell from its own), then the McpServer
+    const late = new McpServer({ name: 'm', version: '1.0.0' });
+    late.registerTool('echo', {}, () => ({ content: [] }));
+    applyErrorPolicy(late.server, first);
+    expect(() => applyErrorPolicy(late, first)).toThrow(
+      "applyErrorPolicy: this McpServer's low-level `server` already has a policy; apply the policy to the McpServer only",
+    );
+  });
+
+  it('names what it cannot take', () => {
     const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, got ';
     // @ts-expect-error a framework's object that holds a server
     expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
@@ -167,7 +234,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(() => applyErrorPolicy({ server: newServer(), tool() {}, resource() {}, prompt() {} })).toThrow(
       new TypeError(
         `${expected}an McpServer of @modelcontextprotocol/sdk ${installed}, older than applyErrorPolicy takes (1.23.0 or later): ` +
-          'update the SDK, or pass its low-level server, `applyErrorPolicy(server.server)`',
+          "update the SDK, or wrap each callback with withClientVisibleErrors (not its low-level `server`: the McpServer answers a tool's crash before it)",
       ),
     );
     // @ts-expect-error an object of another shape

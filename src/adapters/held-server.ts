@@ -1,0 +1,37 @@
+/**
+ * The low-level `Server` an `McpServer` holds (`mcpServer.server`), given to `applyErrorPolicy` in place of the
+ * `McpServer`. The `McpServer` turns a tool's crash into an isError result inside its own `tools/call` handler, before
+ * any wrapper of the low-level handler sees it, so the crash text would reach the client with no record. Both SDKs'
+ * `McpServer` call `server.assertCanSetRequestHandler(<method>)` on the `Server` they hold just before setting the
+ * handlers of a kind of callback (at its first registration); low-level code does not. That call is refused here.
+ */
+import { readProp } from '../kit/read.js';
+
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+/** The methods an `McpServer` asserts before it sets the handlers that run its callbacks. */
+const CALLBACK_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** What an `McpServer` registering a callback on a `Server` under the policy is told. */
+export function heldServerError(): TypeError {
+  return new TypeError(
+    'applyErrorPolicy: this low-level Server belongs to an McpServer (`mcpServer.server`), which answers a tool\'s crash ' +
+      'before the Server sees it, so the crash text would reach the client. Apply the policy to the McpServer itself: ' +
+      '`applyErrorPolicy(mcpServer)`',
+  );
+}
+
+/**
+ * Makes `server`'s `assertCanSetRequestHandler` (both SDKs) throw {@link heldServerError} for the methods whose
+ * handlers run an `McpServer`'s callbacks: registering the first tool, resource or prompt on an `McpServer` whose
+ * low-level `Server` is under the policy then fails at start-up, with the advice. Nothing else changes.
+ */
+export function refuseMcpServerCallbacks(server: object): void {
+  const assert = readProp(server, 'assertCanSetRequestHandler');
+  if (typeof assert !== 'function') return;
+  const refusing = function (this: unknown, method: unknown, ...rest: unknown[]): unknown {
+    if (typeof method === 'string' && CALLBACK_METHODS.has(method)) throw heldServerError();
+    return (assert as Fn).call(this, method, ...rest);
+  };
+  Object.defineProperty(server, 'assertCanSetRequestHandler', { value: refusing, configurable: true, writable: true, enumerable: false });
+}
