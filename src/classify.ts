@@ -1,74 +1,20 @@
 /**
  * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
- * of the allowlist accepts it or an error on its cause chain), or a crash (anything else).
+ * of the allowlist accepts it or an error on its cause chain), or a crash (anything else); the classification types
+ * are in classification.ts.
  */
 import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization, type ReauthorizeCall } from './policy.js';
 import { isProtocolError, protocolCode } from './protocol.js';
 import { findInChain } from './kit/chain.js';
 import { onCloudflareWorkers } from './kit/runtime.js';
 import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
-import { anticipatedFailure, crashFailure, retryText, type FailureInfo } from './failure.js';
+import { anticipatedFailure, crashFailure, retryText } from './failure.js';
 import { newReference } from './reference.js';
-import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
+import type { ErrorRule } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 import { asSentence } from './text.js';
-
-/** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
-export interface ProtocolClassification {
-  readonly kind: 'protocol';
-  /** Its JSON-RPC code. */
-  readonly code: number;
-  /** Access-log status derived from the code (400, 404, 403 or 500). */
-  readonly status: number;
-  /** Protocol errors are logged at info. */
-  readonly level: 'info';
-  /** The thrown value. */
-  readonly error: unknown;
-}
-
-/** A failure the allowlist accepts: `message` is safe to show the client. */
-export interface AnticipatedClassification {
-  readonly kind: 'anticipated';
-  /** The rule that matched. */
-  readonly rule: ErrorRule;
-  /** Client text: scrubbed, bounded, with the re-authorization text appended when the rule asks for it. */
-  readonly message: string;
-  /** Access-log status: 401 when `reauthorize`, else the rule's status (default 500). */
-  readonly status: number;
-  /** Log level: the rule's (default 'warn'). */
-  readonly level: AnticipatedLevel;
-  /** Whether the rule marks this failure as fixed by signing in again. */
-  readonly reauthorize: boolean;
-  /** JSON-RPC code for resources and prompts: the rule's, default -32603. */
-  readonly code: number;
-  /** The thrown value. */
-  readonly error: unknown;
-  /** The error on the cause chain that the rule accepted (the thrown value itself, or one of its causes). */
-  readonly matched: unknown;
-  /** The failure object the client receives: the rule's code, retryable, retry delay, and a fresh correlation id. */
-  readonly failure: FailureInfo;
-  /** Where the user signs in again, when the rule asks for re-authorization and the policy's `reauthorize` has a URL. */
-  readonly signIn?: { readonly text: string; readonly url: string };
-}
-
-/** Anything else: its text never reaches the client (unless dev mode is on). */
-export interface CrashClassification {
-  readonly kind: 'crash';
-  readonly status: 500;
-  readonly level: 'error';
-  /** Short id shown to the client and written in the log record. */
-  readonly reference: string;
-  /** The thrown value. */
-  readonly error: unknown;
-  /** Dev mode only (`exposeCrashDetails`): the crash's scrubbed, bounded text. */
-  readonly detail?: string;
-  /** The failure object the client receives: code `internal`, not retryable, the reference as correlation id. */
-  readonly failure: FailureInfo;
-}
-
-/** What {@link classifyError} returns. */
-export type Classification = ProtocolClassification | AnticipatedClassification | CrashClassification;
+import type { Classification, CrashClassification } from './classification.js';
 
 /** The variable's name, apart from the read: no bundler can replace `readProp(env, NODE_ENV)` with a value of its build. */
 const NODE_ENV = 'NODE_ENV';

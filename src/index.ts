@@ -15,10 +15,10 @@ export type {
   TelemetryFailure,
   TelemetryMethod,
   TelemetryResult,
-} from './telemetry.js';
-export type { Outcome } from './report.js';
+} from './policy-telemetry.js';
+export type { Outcome } from './policy.js';
 export { classifyError } from './classify.js';
-export type { Classification, AnticipatedClassification, CrashClassification, ProtocolClassification } from './classify.js';
+export type { Classification, AnticipatedClassification, CrashClassification, ProtocolClassification } from './classification.js';
 export { withClientVisibleErrors, toToolResult } from './wrap/tool.js';
 export type { ToolErrorResult } from './wrap/tool.js';
 export { withClientVisibleResourceErrors } from './wrap/resource.js';

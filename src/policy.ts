@@ -1,16 +1,20 @@
 /**
  * createErrorPolicy: the options, their validation (bad options throw a TypeError naming the option, at creation),
- * and the frozen policy the wrappers and classifyError read.
+ * and the frozen policy the wrappers and classifyError read, with the types its option functions receive.
+ *
+ * Policy data, at the bottom of the package's imports: what runs a call (classify.ts, report.ts, telemetry.ts, wrap/,
+ * adapters/) reads it, and it imports none of them, only data below it (rules, log sinks, the telemetry interface,
+ * the classification types). `npm run check:circular` keeps src/ free of import circles.
  */
-import type { LogSink, PolicyLogger } from './log.js';
-import type { Outcome } from './report.js';
+import type { Classification } from './classification.js';
+import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
 import { stderrSink, toLogSink } from './log.js';
 import { isObjectLike, isRecord, readProp } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
-import { isPolicyTelemetry, type PolicyTelemetry } from './telemetry.js';
+import { isPolicyTelemetry, type PolicyTelemetry } from './policy-telemetry.js';
 
 /** The options of {@link createErrorPolicy}. All are optional. */
 export interface ErrorPolicyOptions {
@@ -236,6 +240,20 @@ export interface Reauthorization {
   readonly text: string;
   /** The `http:` or `https:` address of the sign-in page. */
   readonly url?: string | undefined;
+}
+
+/** What `onOutcome` receives, once per handler call. */
+export interface Outcome {
+  /** Which kind of handler ran. */
+  readonly kind: HandlerKind;
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** Wall time of the call in milliseconds (0 for calls refused while degraded). */
+  readonly durationMs: number;
+  /** 200 on success; 401 for the degraded start and re-authorization failures; the rule's status; 500 for crashes. */
+  readonly status: number;
+  /** The failure's classification; absent on success and for the degraded start. */
+  readonly classification?: Classification;
 }
 
 const POLICY_BRAND = Symbol.for('mcp-error-policy.policy');

@@ -2,7 +2,7 @@
  * Reporting: the one log record and the one access-log outcome of each call. Nothing here may throw into the caller:
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
-import type { Classification } from './classify.js';
+import type { Classification } from './classification.js';
 import { stderrSink, type HandlerKind, type LogRecord } from './log.js';
 import { sinkOf, type ErrorPolicy } from './policy.js';
 import { linkedErrors } from './kit/chain.js';
@@ -162,20 +162,6 @@ function write(policy: ErrorPolicy, record: LogRecord): void {
       // nowhere left to write
     }
   }
-}
-
-/** What `onOutcome` receives, once per handler call. */
-export interface Outcome {
-  /** Which kind of handler ran. */
-  readonly kind: HandlerKind;
-  /** The tool or prompt name, or the resource URI. */
-  readonly name: string;
-  /** Wall time of the call in milliseconds (0 for calls refused while degraded). */
-  readonly durationMs: number;
-  /** 200 on success; 401 for the degraded start and re-authorization failures; the rule's status; 500 for crashes. */
-  readonly status: number;
-  /** The failure's classification; absent on success and for the degraded start. */
-  readonly classification?: Classification;
 }
 
 /** The ids a failure's record carries: a crash's reference, and the failure object's correlation id. */

@@ -5,7 +5,8 @@
  * (with an access log) sees the calls the SDK rejects before any callback runs. Every read of the server's internals
  * goes through ./mcp-server-internals.ts (and ./low-level-internals.ts for the `Server` it holds).
  */
-import { classifyError, type Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
+import { classifyError } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, isRecord, readProp, readString } from '../kit/read.js';

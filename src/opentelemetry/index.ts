@@ -15,4 +15,4 @@ export type {
   TelemetryFailure,
   TelemetryMethod,
   TelemetryResult,
-} from '../telemetry.js';
+} from '../policy-telemetry.js';

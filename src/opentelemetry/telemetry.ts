@@ -26,7 +26,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import type { PolicyTelemetry, TelemetryCall, TelemetryCallHandle, TelemetryResult } from '../telemetry.js';
+import type { PolicyTelemetry, TelemetryCall, TelemetryCallHandle, TelemetryResult } from '../policy-telemetry.js';
 
 /** The options of {@link openTelemetry}. All are optional. */
 export interface OpenTelemetryOptions {

@@ -7,7 +7,7 @@
  * A call is known by the SDK's per-request context (`extra` in SDK v1, `ctx` in v2): the last argument of a handler
  * call, recognised by its request id, request envelope or abort signal. Nested wrappers see the same object.
  */
-import type { Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
 import type { ErrorPolicy } from '../policy.js';
 import { hasKey, isObjectLike, readProp } from '../kit/read.js';
 

@@ -7,7 +7,8 @@
  * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
-import { classifyCall, type Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
+import { classifyCall } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
 import type { HandlerKind } from '../log.js';
 import { defaultPolicy, type ErrorPolicy } from '../policy.js';

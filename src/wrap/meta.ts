@@ -4,7 +4,7 @@
  * in `data` of a resource's or prompt's JSON-RPC error (but beside `uri` on SDK v2), both under one namespaced key; on tool results, optionally
  * also under the draft MCP ToolFailure extension's key (modelcontextprotocol PRs 3312/3313), in its shape.
  */
-import type { CrashClassification } from '../classify.js';
+import type { CrashClassification } from '../classification.js';
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';

@@ -6,7 +6,8 @@
  * method, under the kind the request is about (a completion: the prompt or resource its `ref` names). These requests
  * get no access-log outcome and no telemetry span of their own.
  */
-import { classifyError, type Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
+import { classifyError } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { readProp, readString } from '../kit/read.js';

@@ -5,7 +5,7 @@
  * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts), which SDK v2 cannot carry beside
  * `uri` (its client then sees no resource-not-found).
  */
-import type { Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
 import { isObjectLike, readProp } from '../kit/read.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';

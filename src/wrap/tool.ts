@@ -2,7 +2,8 @@
  * Tools: a failure becomes an isError result with one text content, `Error executing tool <name>: <message>` or, for a
  * crash, `Error executing tool <name> (reference <id>)`. Never structuredContent on an error result.
  */
-import { classifyCall, type Classification } from '../classify.js';
+import type { Classification } from '../classification.js';
+import { classifyCall } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../kit/read.js';
 import { reportFailure } from '../report.js';
