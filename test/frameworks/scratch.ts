@@ -1,9 +1,9 @@
 /**
  * Framework servers that cannot be installed beside the project's own dependencies (mcp-framework wants zod 3; Mastra
  * wants Node 22): scripts/frameworks.sh installs each into .tmp/frameworks/<name>/, and the server file of
- * test/frameworks/servers/ runs as a stdio subprocess whose bare imports resolve there (redirect.mjs). The tests of
- * such a framework skip while its scratch install is missing, unless FRAMEWORKS_SCRATCH=1 (the script sets it) makes
- * a missing install a failure.
+ * test/frameworks/servers/ runs as a stdio subprocess whose bare imports resolve there (redirect.mjs); a project built
+ * there by its framework (xmcp) runs as it was built. The tests of such a framework skip while its scratch install is
+ * missing, unless FRAMEWORKS_SCRATCH=1 (the script sets it) makes a missing install a failure.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,29 @@ export function scratchOf(name: string, pkg: string, minNode = 20): { dir: strin
   return { dir, skip: !runnable && process.env['FRAMEWORKS_SCRATCH'] !== '1' };
 }
 
+/** The records a server wrote so far (as `RECORD <json>` lines), and a way to wait for the next ones. */
+export type RecordLines = Pick<ScratchServer, 'records' | 'takeRecords'>;
+
+/** Reads the `RECORD <json>` lines out of `text()`, the output a server wrote so far. */
+export function recordLines(text: () => string): RecordLines {
+  let taken = 0;
+  const records = (): LogRecord[] =>
+    text()
+      .split('\n')
+      .filter((line) => line.startsWith('RECORD '))
+      .map((line) => JSON.parse(line.slice('RECORD '.length)) as LogRecord);
+  return {
+    records,
+    takeRecords: async (count) => {
+      const until = Date.now() + 10_000;
+      while (records().length < taken + count && Date.now() < until) await new Promise((done) => setTimeout(done, 10));
+      const out = records().slice(taken);
+      taken += out.length;
+      return out;
+    },
+  };
+}
+
 /** A framework server running from its scratch install, a client connected to it, and the records it logged. */
 export interface ScratchServer {
   readonly client: { callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown> };
@@ -37,38 +60,35 @@ export interface ScratchServer {
  * Starts `test/frameworks/servers/<file>` with its imports resolved from `dir`, and connects the real SDK client: v1's
  * (`'v1'`), or v2's speaking protocol revision 2026-07-28 (`'2026-07-28'`).
  */
-export async function startScratchServer(file: string, dir: string, protocol: 'v1' | '2026-07-28' = 'v1'): Promise<ScratchServer> {
+export function startScratchServer(file: string, dir: string, protocol: 'v1' | '2026-07-28' = 'v1'): Promise<ScratchServer> {
+  const args = ['--import', 'tsx', '--import', './test/frameworks/redirect.mjs', join('test/frameworks/servers', file)];
+  return startStdioServer(args, { FRAMEWORK_DEPS: dir }, protocol);
+}
+
+/**
+ * Starts `node <args>` (NODE_ENV production, and `env`) and connects the real SDK client over stdio: v1's (`'v1'`), v2's
+ * speaking protocol revision 2026-07-28 (`'2026-07-28'`), or v2's negotiating the revision (`'v2'`).
+ */
+export async function startStdioServer(args: string[], env: Record<string, string>, protocol: 'v1' | 'v2' | '2026-07-28'): Promise<ScratchServer> {
   const params = {
     command: process.execPath,
-    args: ['--import', 'tsx', '--import', './test/frameworks/redirect.mjs', join('test/frameworks/servers', file)],
+    args,
     cwd: process.cwd(),
-    env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', FRAMEWORK_DEPS: dir },
+    env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', ...env },
     stderr: 'pipe' as const,
   };
   const transport = protocol === 'v1' ? new StdioClientTransport(params) : new StdioClientTransportV2(params);
   let text = '';
-  let taken = 0;
   transport.stderr?.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
   });
-  const records = (): LogRecord[] =>
-    text
-      .split('\n')
-      .filter((line) => line.startsWith('RECORD '))
-      .map((line) => JSON.parse(line.slice('RECORD '.length)) as LogRecord);
   const info = { name: 'test-client', version: '1.0.0' };
-  const client = protocol === 'v1' ? new Client(info) : new ClientV2(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client =
+    protocol === 'v1' ? new Client(info) : new ClientV2(info, protocol === 'v2' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport as never);
   return {
     client,
-    records,
-    takeRecords: async (count) => {
-      const until = Date.now() + 10_000;
-      while (records().length < taken + count && Date.now() < until) await new Promise((done) => setTimeout(done, 10));
-      const out = records().slice(taken);
-      taken += out.length;
-      return out;
-    },
+    ...recordLines(() => text),
     close: () => client.close(),
   };
 }
