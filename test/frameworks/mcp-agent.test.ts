@@ -11,9 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
-import { recordLines, scratchOf, type RecordLines } from './scratch.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { itAnswersTheThreeCalls, recordLines, scratchOf, type RecordLines } from './scratch.js';
 
 const { dir, skip } = scratchOf('mcp-agent', 'wrangler');
 const READY = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
@@ -33,10 +32,23 @@ async function startWrangler(): Promise<{ wrangler: ChildProcess; origin: string
   wrangler.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const until = Date.now() + 90_000;
   while (!READY.test(stdout)) {
-    if (Date.now() > until || wrangler.exitCode !== null) throw new Error(`wrangler did not start:\n${stdout}\n${stderr}`);
+    if (Date.now() > until || wrangler.exitCode !== null) {
+      stop(wrangler);
+      throw new Error(`wrangler did not start:\n${stdout}\n${stderr}`);
+    }
     await new Promise((done) => setTimeout(done, 100));
   }
   return { wrangler, origin: READY.exec(stdout)![1]!, output: () => stdout };
+}
+
+/** Ends wrangler and the workerd it started, by the process group made for it here. */
+function stop(wrangler: ChildProcess | undefined): void {
+  if (wrangler?.pid === undefined) return;
+  try {
+    process.kill(-wrangler.pid, 'SIGTERM');
+  } catch {
+    // the group has ended already
+  }
 }
 
 describe.skipIf(skip)('McpAgent (Durable Objects, wrangler dev) with applyErrorPolicy on its server', () => {
@@ -49,9 +61,7 @@ describe.skipIf(skip)('McpAgent (Durable Objects, wrangler dev) with applyErrorP
     origin = started.origin;
     log = recordLines(started.output);
   }, 120_000);
-  afterAll(() => {
-    if (wrangler?.pid !== undefined) process.kill(-wrangler.pid, 'SIGTERM'); // wrangler and its workerd, by the group made here
-  });
+  afterAll(() => stop(wrangler));
 
   describe.each([
     ['/field', 'in the server field'],
@@ -66,19 +76,6 @@ describe.skipIf(skip)('McpAgent (Durable Objects, wrangler dev) with applyErrorP
       await client.close();
     });
 
-    it('masks a crash with a reference (one error record with its stack)', async () => {
-      const answer = await client.callTool({ name: 'crash', arguments: {} });
-      expectCrash(answer, await log.takeRecords(1), 'crash');
-    });
-
-    it('shows a ToolError (one info record)', async () => {
-      const answer = await client.callTool({ name: 'tool_error', arguments: {} });
-      expectShown(answer, await log.takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
-    });
-
-    it('leaves a success as it was', async () => {
-      expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'fine' }] });
-      expect(await log.takeRecords(0)).toEqual([]);
-    });
+    itAnswersTheThreeCalls(() => ({ client, ...log }), 'fine');
   });
 });

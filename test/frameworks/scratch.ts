@@ -11,7 +11,9 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
+import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
 
 /**
  * The scratch directory of `name`, and whether its tests skip: `pkg` is not installed there (or the framework needs
@@ -91,4 +93,26 @@ export async function startStdioServer(args: string[], env: Record<string, strin
     ...recordLines(() => text),
     close: () => client.close(),
   };
+}
+
+/**
+ * The three calls every scratch framework test makes of the server `session()` returns, with its tools `crash`,
+ * `tool_error` and `ok`: a crash masked, a ToolError shown (one exact record each), and `ok`'s success answered with
+ * the text `okText`, nothing logged.
+ */
+export function itAnswersTheThreeCalls(session: () => Pick<ScratchServer, 'client' | 'takeRecords'>, okText: string): void {
+  it('masks a crash with a reference (one error record with its stack)', async () => {
+    const answer = await session().client.callTool({ name: 'crash', arguments: {} });
+    expectCrash(answer, await session().takeRecords(1), 'crash');
+  });
+
+  it('shows a ToolError (one info record)', async () => {
+    const answer = await session().client.callTool({ name: 'tool_error', arguments: {} });
+    expectShown(answer, await session().takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
+  });
+
+  it('leaves a success as it was', async () => {
+    expect(await session().client.callTool({ name: 'ok', arguments: {} })).toEqual({ content: [{ type: 'text', text: okText }] });
+    expect(await session().takeRecords(0)).toEqual([]);
+  });
 }

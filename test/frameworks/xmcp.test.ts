@@ -7,9 +7,8 @@
  * real v2 client. xmcp has no error class of its own for "show the user this".
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
-import { scratchOf, startStdioServer, type ScratchServer } from './scratch.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { itAnswersTheThreeCalls, scratchOf, startStdioServer, type ScratchServer } from './scratch.js';
 
 const { dir, skip } = scratchOf('xmcp', 'xmcp');
 
@@ -22,18 +21,5 @@ describe.skipIf(skip)('xmcp with each tool file under withClientVisibleErrors', 
     await server.close();
   });
 
-  it('masks a crash with a reference (one error record with its stack)', async () => {
-    const answer = await server.client.callTool({ name: 'crash', arguments: {} });
-    expectCrash(answer, await server.takeRecords(1), 'crash');
-  });
-
-  it('shows a ToolError (one info record)', async () => {
-    const answer = await server.client.callTool({ name: 'tool_error', arguments: {} });
-    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
-  });
-
-  it('leaves a success as xmcp makes it (a returned string becomes its text)', async () => {
-    expect(await server.client.callTool({ name: 'ok', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'fine' }] });
-    expect(await server.takeRecords(0)).toEqual([]);
-  });
+  itAnswersTheThreeCalls(() => server, 'fine'); // xmcp makes a returned string the text
 });
