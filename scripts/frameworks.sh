@@ -8,6 +8,14 @@
 #   mcp-framework 0.2.22: wants zod 3 (the project has zod 4); Node 20
 #   @mastra/mcp 2.0.0 + @mastra/core 1.71.0: Node >= 22.13 (run under `npx -y node@22`)
 #
+# Two more run the packed package (mcp-error-policy as a user installs it) from a project copied into their scratch
+# directory, which they build or bundle themselves:
+#
+#   xmcp 1.1.3 (+ @xmcp-dev/compiler): test/frameworks/servers/xmcp/ type-checked, built by `xmcp build`, and its
+#     stdio server driven by test/frameworks/xmcp.test.ts; Node 20
+#   agents (McpAgent, Durable Objects): test/frameworks/servers/mcp-agent/ type-checked, run under `wrangler dev` on
+#     workerd (wrangler needs Node 22: `npx -y node@22`) by test/frameworks/mcp-agent.test.ts
+#
 # The frameworks that install beside the project (fastmcp, mcp-handler, @hono/mcp, agents) are devDependencies and run
 # in `npm test`.
 # Usage: bash scripts/frameworks.sh
@@ -15,17 +23,26 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 node22=(npx -y node@22)
+WRANGLER=4.164.0 # as scripts/runtimes.sh
 
-# install <name> <node command...> -- <packages...>
-install() {
+# scratch <name> <node command...> -- <packages...>: .tmp/frameworks/<name>/, its own package.json and node_modules
+scratch() {
   local name="$1"; shift
   local runner=()
   while [ "$1" != "--" ]; do runner+=("$1"); shift; done
   shift
   local dir="$root/.tmp/frameworks/$name"
   mkdir -p "$dir"
+  rm -rf "$dir/node_modules/mcp-error-policy" # a tarball packed again under the same name is installed again
   printf '{ "name": "scratch-%s", "private": true, "type": "module" }\n' "$name" > "$dir/package.json"
   (cd "$dir" && "${runner[@]}" "$(command -v npm)" install --no-audit --no-fund --loglevel=error "$@")
+}
+
+# install <name> <node command...> -- <packages...>: scratch, then test/frameworks/servers/<name>.ts type-checked
+install() {
+  scratch "$@"
+  local name="$1"
+  local dir="$root/.tmp/frameworks/$name"
   # the server file, type-checked against the framework's own types, as a user's project would
   cat > "$dir/tsconfig.json" <<JSON
 {
@@ -45,3 +62,30 @@ FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/mcp
 printf '\n=== Mastra (@mastra/mcp 2.0), Node 22 ===\n'
 install mastra "${node22[@]}" -- @mastra/mcp@2.0.0 @mastra/core@1.71.0 zod@4.1.13
 FRAMEWORKS_SCRATCH=1 "${node22[@]}" node_modules/vitest/vitest.mjs run test/frameworks/mastra.test.ts
+
+# the packed package ($tarball) and the lock file's versions of what it is installed beside
+. "$root/scripts/packed-project.sh"
+version() { node -p "require('$root/node_modules/$1/package.json').version"; }
+sdk="$(version @modelcontextprotocol/sdk)"
+sdk2="$(version @modelcontextprotocol/server)"
+zod="$(version zod)"
+
+# project <name>: copies test/frameworks/servers/<name>/ into the scratch directory and type-checks it there
+project() {
+  local dir="$root/.tmp/frameworks/$1"
+  cp -R "$root/test/frameworks/servers/$1/." "$dir/"
+  (cd "$dir" && "$root/node_modules/.bin/tsc" -p tsconfig.json)
+}
+
+printf '\n=== xmcp 1.1.3 (xmcp build, the packed package), Node 20 ===\n'
+scratch xmcp node -- "$tarball" xmcp@1.1.3 @xmcp-dev/compiler@1.1.3 "@modelcontextprotocol/server@$sdk2" "zod@$zod" \
+  "@types/node@$(version @types/node)"
+project xmcp
+(cd .tmp/frameworks/xmcp && rm -rf dist && CI=true NO_COLOR=1 npx --no-install xmcp build >build.log 2>&1) || { cat .tmp/frameworks/xmcp/build.log; exit 1; }
+FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/xmcp.test.ts
+
+printf '\n=== agents McpAgent (wrangler %s dev, workerd, Durable Objects), Node 22 ===\n' "$WRANGLER"
+scratch mcp-agent node -- --engine-strict=false "$tarball" "agents@$(version agents)" "@modelcontextprotocol/sdk@$sdk" \
+  "@modelcontextprotocol/server@$sdk2" "zod@$zod" "wrangler@$WRANGLER"
+project mcp-agent
+FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/mcp-agent.test.ts

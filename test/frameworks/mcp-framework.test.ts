@@ -4,9 +4,8 @@
  * `createErrorResponse` returns `toToolResult(error, this.name, policy)`. The server (servers/mcp-framework.ts) runs
  * from a scratch install, over stdio, with the real SDK client.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectCrash, expectShown, TOOL_ERROR } from './support.js';
-import { scratchOf, startScratchServer, type ScratchServer } from './scratch.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { itAnswersTheThreeCalls, scratchOf, startScratchServer, type ScratchServer } from './scratch.js';
 
 const { dir, skip } = scratchOf('mcp-framework', 'mcp-framework');
 
@@ -19,18 +18,5 @@ describe.skipIf(skip)('mcp-framework with a PolicyTool base class', () => {
     await server.close();
   });
 
-  it('masks a crash with a reference (one error record with its stack)', async () => {
-    const answer = await server.client.callTool({ name: 'crash', arguments: {} });
-    expectCrash(answer, await server.takeRecords(1), 'crash');
-  });
-
-  it('shows a ToolError (one info record)', async () => {
-    const answer = await server.client.callTool({ name: 'tool_error', arguments: {} });
-    expectShown(answer, await server.takeRecords(1), 'tool_error', { name: 'ToolError', message: TOOL_ERROR, rule: 'deliberate' });
-  });
-
-  it('leaves a success as it was', async () => {
-    expect(await server.client.callTool({ name: 'ok', arguments: {} })).toEqual({ content: [{ type: 'text', text: '"fine"' }] });
-    expect(await server.takeRecords(0)).toEqual([]);
-  });
+  itAnswersTheThreeCalls(() => server, '"fine"'); // mcp-framework answers a returned value as JSON text
 });
