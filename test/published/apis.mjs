@@ -224,7 +224,9 @@ function compare(label, server, before, after, variant) {
   });
   assert.equal(records.length, record, `${label}: one record per failure:\n${records.join('\n')}`);
   for (const secret of server.secrets) assert.ok(!after.stderr.includes(secret), `${label}: stderr shows ${secret}`);
-  console.log(`${label}: ${server.calls.filter(([, , e]) => e === 'ok' || e === undefined).length} working calls as before; ${record} failures by the policy`);
+  const count = (wanted) => server.calls.filter(([, , e]) => (typeof e === 'string' ? e : e?.[variant]) === wanted).length;
+  console.log(`${label}: tools/list and ${count('ok')} working calls as before; ${count('same')} failures the server answers`
+    + ` itself as before; ${record} failures by the policy`);
 }
 
 try {
