@@ -6,8 +6,8 @@
 # adopted-rules/<name>/ also gets step 3's rule for the plain Errors whose texts are meant for users. An edit fails
 # loudly when it does not match exactly once, so a new published version cannot skip it silently.
 # test/published/drive.mjs then drives the original and both copies over stdio with a real SDK Client.
-# The second part does the same for three servers built on the low-level `Server` that call HTTP APIs (Google Maps,
-# GitHub, Google Drive; SDK 1.0.1 each), against local fakes of those APIs (test/published/apis.mjs).
+# The second part does the same for four servers built on the low-level `Server` that call HTTP APIs (Google Maps,
+# GitHub, Google Drive, on SDK 1.0.1 each; Notion), against local fakes of those APIs (test/published/apis.mjs).
 set -euo pipefail
 . "$(dirname "$0")/packed-project.sh"
 
@@ -20,6 +20,8 @@ sdk_version=1.32.2
 google_maps_version=0.6.2
 github_version=2025.4.8
 gdrive_version=2025.1.14
+# Notion's server: one bundle (the SDK inside), on the low-level `Server`, axios to its API.
+notion_version=2.5.2
 # What test/published/route.mjs routes through the proxy with: node-fetch (https.globalAgent) and Node's own fetch.
 https_proxy_agent_version=9.1.0
 undici_version=6.29.1
@@ -33,7 +35,7 @@ npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@
   "@modelcontextprotocol/server-everything@$everything_version" \
   "@modelcontextprotocol/server-google-maps@$google_maps_version" \
   "@modelcontextprotocol/server-github@$github_version" \
-  "@modelcontextprotocol/server-gdrive@$gdrive_version" \
+  "@modelcontextprotocol/server-gdrive@$gdrive_version" "@notionhq/notion-mcp-server@$notion_version" \
   "https-proxy-agent@$https_proxy_agent_version" "undici@$undici_version"
 # The servers that pin SDK 1.0.1 get it nested; the project (and the package beside them) keeps $sdk_version.
 node -e 'const { readFileSync } = require("node:fs");
@@ -80,13 +82,13 @@ cp "$root/test/published/drive.mjs" "$root/test/published/expect.mjs" .
 node drive.mjs
 
 # ---- Published servers built on the low-level `Server` that call an HTTP API (three pin SDK 1.0.1, which npm nests
-# under them beside the SDK above): test/published/apis.mjs drives them against local fakes of their APIs, through a
+# under them beside the SDK above; Notion's bundles its own): test/published/apis.mjs drives them against local fakes of their APIs, through a
 # proxy on 127.0.0.1. adopted/<server> gets the one line (`new Server(...)` becomes `applyErrorPolicy(new
 # Server(...))`, plus the import); adopted-rules/<server> also gets what docs/adopting.md prescribes for it.
 
 # edit_once <file> <perl substitution>: fails unless it matches exactly once.
 edit_once() {
-  SUBST="$2" perl -0pi -e '$n = eval "\$_ =~ $ENV{SUBST}"; die "published.sh: $ENV{SUBST} matched ${\($n || 0)} times in $ARGV\n" unless $n == 1;' "$1"
+  SUBST="$2" perl -0pi -e '$n = eval "\$_ =~ $ENV{SUBST}"; die "published.sh: $ENV{SUBST} matched ${\($n || 0)} times in $ARGV $@\n" unless $n == 1;' "$1"
 }
 
 # adopt_server <package directory under node_modules> <variant> <file> <policy expression or ''> [<lines after the
@@ -129,6 +131,27 @@ adopt_server @modelcontextprotocol/server-gdrive adopted dist/index.js ''
 adopt_server @modelcontextprotocol/server-gdrive adopted-rules dist/index.js \
   "createErrorPolicy({ rules: [...googleRules, ...coreRules], reauthorize: 'Run the server with the auth argument to sign in again.' })" \
   'import { googleRules } from "mcp-error-policy/google";'
+
+# Notion: the bundle constructs its `Server` under a minified name, in a class whose `server` property it is. The
+# second copy lets the catch that answers an HttpClientError as an ordinary result rethrow it, and has step 4's rule
+# for it, matched by its name and fields (the bundle exports no class).
+notion_new='s/this\.server=(new \w+\(\{name:t,version:"1\.0\.0"\},\{capabilities:\{tools:\{\}\}\}\));/this.server=applyErrorPolicy($1$ENV{POLICY});/g'
+notion_import='s/^(import \{ createRequire \} from .module.;)/$ENV{HEAD}\n$1/mg'
+for variant in adopted adopted-rules; do
+  mkdir -p "$variant"
+  rm -rf "$variant/notion-mcp-server"
+  cp -R node_modules/@notionhq/notion-mcp-server "$variant/notion-mcp-server"
+done
+file=adopted/notion-mcp-server/bin/cli.mjs
+POLICY='' edit_once "$file" "$notion_new"
+HEAD='import { applyErrorPolicy } from "mcp-error-policy";' edit_once "$file" "$notion_import"
+file=adopted-rules/notion-mcp-server/bin/cli.mjs
+POLICY=", createErrorPolicy({ rules: [...httpRulesFor({ name: 'notion-server', service: 'Notion API', match: (error) => error instanceof Error && error.name === 'HttpClientError' && typeof error.status === 'number', status: (error) => error.status, body: (error) => error.data, headers: (error) => error.headers }), ...coreRules], reauthorize: 'Check NOTION_TOKEN in the server configuration.' })" \
+  edit_once "$file" "$notion_new"
+HEAD='import { applyErrorPolicy, coreRules, createErrorPolicy } from "mcp-error-policy";
+import { httpRulesFor } from "mcp-error-policy/http";' edit_once "$file" "$notion_import"
+edit_once "$file" 's/a instanceof Error\?a\.message:"Unknown error"\),a instanceof (\w+)\)\{console\.error\("HttpClientError encountered/a instanceof Error?a.message:"Unknown error"),false)\{console.error("HttpClientError encountered/g'
+echo "notion-mcp-server: adopted and adopted-rules bin/cli.mjs (one line each, a bundle)"
 
 cp "$root/test/published/apis.mjs" "$root/test/published/fakes.mjs" "$root/test/published/proxy.mjs" \
   "$root/test/published/route.mjs" .

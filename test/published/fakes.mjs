@@ -124,4 +124,33 @@ function drive({ url }) {
   return { status: 200, body: { mimeType: file.mimeType } };
 }
 
-export const fakes = { 'api.github.com': github, 'maps.googleapis.com': maps, 'www.googleapis.com': drive };
+const notionError = (status, code, message, headers = {}) => ({
+  status,
+  headers: { 'x-request-id': 'd3b2a8f0-notion-request', ...headers },
+  body: { object: 'error', status, code, message, request_id: 'd3b2a8f0-notion-request' },
+});
+const notionFailures = {
+  missing: notionError(404, 'object_not_found', 'Could not find page with ID: missing. Make sure the relevant pages and databases are shared with your integration.'),
+  private: notionError(401, 'unauthorized', 'API token is invalid.'),
+  busy: notionError(429, 'rate_limited', 'Rate limited', { 'retry-after': '7' }),
+  broken: notionError(500, 'internal_server_error', 'Unexpected error occurred.'),
+};
+
+function notion({ url }) {
+  if (url.pathname === '/v1/users/me') {
+    return { status: 200, body: { object: 'user', id: 'bot-1', name: 'Integration', type: 'bot', bot: { owner: { type: 'workspace', workspace: true } } } };
+  }
+  const [, , pages, id] = url.pathname.split('/');
+  if (pages !== 'pages') return notionFailures.missing;
+  if (id === 'reset') return 'reset';
+  if (notionFailures[id] !== undefined) return notionFailures[id];
+  return {
+    status: 200,
+    body: {
+      object: 'page', id, created_time: '2026-11-30T10:00:00.000Z', archived: false, url: `https://www.notion.so/${id}`,
+      properties: { title: { id: 'title', type: 'title', title: [{ type: 'text', plain_text: 'Plan' }] } },
+    },
+  };
+}
+
+export const fakes = { 'api.github.com': github, 'maps.googleapis.com': maps, 'www.googleapis.com': drive, 'api.notion.com': notion };

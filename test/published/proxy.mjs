@@ -26,14 +26,15 @@ export function makeCertificates(dir, hosts) {
 }
 
 /**
- * Starts the proxy on 127.0.0.1 (port 0). `fakes` maps a host name to `(request) => ({ status, headers, body })`,
- * where request is `{ method, url: URL, headers, body: string }`, or `'reset'` (the connection is closed unanswered). Returns `{ url, requests, refused, close }`:
- * `requests` lists `{ host, method, path }` of each request a fake answered, `refused` each host it refused.
+ * Starts the proxy on 127.0.0.1 (port 0). `fakes` maps a host name to `(request) => ({ status, headers, body })`, where
+ * request is `{ method, url: URL, headers, body: string }`, or to `'reset'` (the connection is closed unanswered).
+ * Returns `{ url, requests, refused, close }`: `requests` lists `{ host, via: 'connect' | 'absolute-form', method,
+ * path }` of each request a fake answered, `refused` each host it refused.
  */
 export async function startProxy({ fakes, key, cert }) {
   const requests = [];
   const refused = [];
-  const answer = (host, req, res) => {
+  const answer = (host, via, req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));
@@ -45,7 +46,7 @@ export async function startProxy({ fakes, key, cert }) {
         return;
       }
       const url = new URL(req.url, `https://${host}`);
-      requests.push({ host, method: req.method, path: url.pathname });
+      requests.push({ host, via, method: req.method, path: url.pathname });
       const answered = fake({ method: req.method, url, headers: req.headers, body });
       if (answered === 'reset') {
         req.socket.destroy();
@@ -58,7 +59,7 @@ export async function startProxy({ fakes, key, cert }) {
     });
   };
   // Requests inside a tunnel: the host is the one the client named in CONNECT.
-  const inside = createServer((req, res) => answer(req.socket.tunnelHost, req, res));
+  const inside = createServer((req, res) => answer(req.socket.tunnelHost, 'connect', req, res));
   // Absolute-form requests (`GET https://host/path`) come in plain HTTP.
   const proxy = createServer((req, res) => {
     const target = URL.canParse(req.url) ? new URL(req.url) : undefined;
@@ -66,7 +67,7 @@ export async function startProxy({ fakes, key, cert }) {
       res.writeHead(400).end('absolute-form requests only');
       return;
     }
-    answer(target.hostname, req, res);
+    answer(target.hostname, 'absolute-form', req, res);
   });
   proxy.on('connect', (req, socket, head) => {
     const host = req.url.replace(/:\d+$/, '');
