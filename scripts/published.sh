@@ -78,7 +78,7 @@ adopt server-memory dist/index.js '^Entity with name .+ not found$'
 adopt server-filesystem dist/index.js '^(?:Cannot specify both head and tail parameters|Could not find exact match for edit)'
 adopt server-everything dist/server/index.js '^Invalid resourceId: '
 
-cp "$root/test/published/drive.mjs" "$root/test/published/expect.mjs" .
+cp "$root/test/published/drive.mjs" "$root/test/published/expect.mjs" "$root/test/published/stdio.mjs" .
 node drive.mjs
 
 # ---- Published servers built on the low-level `Server` that call an HTTP API (three pin SDK 1.0.1, which npm nests

@@ -13,11 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fakes } from './fakes.mjs';
 import { failureOf, recordsIn, STACK, text } from './expect.mjs';
 import { makeCertificates, startProxy } from './proxy.mjs';
+import { overStdio } from './stdio.mjs';
 
 const project = process.cwd();
 const MAPS_KEY = 'AIzaSyFAKE-maps-key-0123456789abcdefgh';
@@ -169,25 +168,19 @@ async function send(client, method, params) {
 
 async function run(server, variant) {
   const base = variant === 'original' ? join('node_modules', server.package ?? `@modelcontextprotocol/${server.name}`) : join(variant, server.name);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...(server.readsProxy ? [] : ['--import', join(project, 'route.mjs')]), join(project, base, server.entry)],
-    env: { PATH: process.env.PATH ?? '', HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile, ...server.env },
-    cwd: project,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  const stderrStream = transport.stderr;
-  stderrStream.setEncoding('utf8');
-  stderrStream.on('data', (chunk) => (stderr += chunk));
-  const ended = new Promise((resolve) => stderrStream.on('end', resolve));
-  const client = new Client({ name: 'published-driver', version: '1.0.0' });
   const first = proxy.requests.length;
-  await client.connect(transport);
-  const answers = [];
-  for (const [method, params = {}] of server.calls) answers.push(await send(client, method, params));
-  await client.close();
-  await ended;
+  const { value: answers, stderr } = await overStdio(
+    {
+      args: [...(server.readsProxy ? [] : ['--import', join(project, 'route.mjs')]), join(project, base, server.entry)],
+      env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile, ...server.env },
+      cwd: project,
+    },
+    async (client) => {
+      const answers = [];
+      for (const [method, params = {}] of server.calls) answers.push(await send(client, method, params));
+      return answers;
+    },
+  );
   const requests = proxy.requests.slice(first).map(({ host, via, method, path }) => `${method} https://${host}${path} (${via})`);
   return { answers, stderr, requests };
 }

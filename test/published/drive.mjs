@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { failureOf, recordsIn, STACK, text } from './expect.mjs';
+import { overStdio } from './stdio.mjs';
 
 const project = process.cwd();
 const files = join(project, 'files');
@@ -115,28 +114,15 @@ async function run(server, variant) {
   resetFiles();
   const base = variant === 'original' ? join('node_modules', '@modelcontextprotocol', server.name) : join(variant, server.name);
   const args = typeof server.args === 'function' ? server.args() : server.args;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(project, base, server.entry), ...args],
-    env: { PATH: process.env.PATH ?? '', ...server.env() },
-    cwd: project,
-    stderr: 'pipe',
+  const { value, stderr } = await overStdio({ args: [join(project, base, server.entry), ...args], env: server.env(), cwd: project }, async (client) => {
+    const tools = await client.listTools();
+    const ok = [];
+    for (const [name, args] of server.ok) ok.push(await client.callTool({ name, arguments: args }));
+    const fail = [];
+    for (const [name, args] of server.fail) fail.push(await client.callTool({ name, arguments: args }));
+    return { tools, ok, fail };
   });
-  let stderr = '';
-  const stderrStream = transport.stderr;
-  stderrStream.setEncoding('utf8');
-  stderrStream.on('data', (chunk) => (stderr += chunk));
-  const ended = new Promise((resolve) => stderrStream.on('end', resolve));
-  const client = new Client({ name: 'published-driver', version: '1.0.0' });
-  await client.connect(transport);
-  const tools = await client.listTools();
-  const ok = [];
-  for (const [name, args] of server.ok) ok.push(await client.callTool({ name, arguments: args }));
-  const fail = [];
-  for (const [name, args] of server.fail) fail.push(await client.callTool({ name, arguments: args }));
-  await client.close();
-  await ended;
-  return { tools, ok, fail, stderr };
+  return { ...value, stderr };
 }
 
 // What worked before answers as before, exactly; what failed answers with the policy's text and failure object, one
