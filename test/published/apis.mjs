@@ -50,8 +50,9 @@ writeFileSync(driveCredentials, JSON.stringify({ access_token: DRIVE_TOKEN, toke
 
 // Each call: [method, params, expectation, what the original leaks (the negative control)].
 // expectation: 'ok' (worked before, answers exactly as before); 'same' (the server answers this failure itself, as a
-// result, isError or not: as before, no record); or per variant, 'same' or [how the adopted copy answers: 'masked' | 'text' | 'shown'
-// (the server's own text, through a rule of step 3), the level of its one record].
+// result, isError or not: as before, no record); or per variant, 'same' or [how the adopted copy answers: 'masked' |
+// 'text' | 'shown' (the server's own text, through a rule of step 3), the level of its one record, and where an HTTP
+// rule took it, the status its record names and the failure object's code (tools)].
 const servers = [
   {
     name: 'server-google-maps',
@@ -68,7 +69,7 @@ const servers = [
       ['tools/call', { name: 'maps_elevation', arguments: { locations: [{ latitude: 0, longitude: 0 }] } },
         { adopted: 'same', 'adopted-rules': ['masked', 'error'] }],
       ['tools/call', { name: 'maps_directions', arguments: { origin: 'A', destination: 'B' } },
-        { adopted: 'same', 'adopted-rules': ['text', 'warn'] }, MAPS_KEY],
+        { adopted: 'same', 'adopted-rules': ['text', 'warn', undefined, 'network'] }, MAPS_KEY],
       ['tools/call', { name: 'maps_distance_matrix', arguments: { origins: ['A'], destinations: ['B'] } },
         { adopted: 'same', 'adopted-rules': ['masked', 'error'] }, 'Cannot read properties of undefined'],
     ],
@@ -84,15 +85,15 @@ const servers = [
       ['tools/call', { name: 'get_file_contents', arguments: { owner: 'octo', repo: 'hello', path: 'README.md' } }, 'ok'],
       ['tools/call', { name: 'create_issue', arguments: { owner: 'octo', repo: 'hello', title: 'Found a bug' } }, 'ok'],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'missing', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 404, 'not_found'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'private', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 401, 'unauthorized'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'limited', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 403, 'rate_limited'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'busy', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 429, 'rate_limited'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'broken', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 500, 'server_error'] }],
       ['tools/call', { name: 'create_issue', arguments: { owner: 'octo', repo: 'missing', title: 'Found a bug' } },
         { adopted: ['masked', 'error'], 'adopted-rules': ['shown', 'info'] }],
       ['tools/call', { name: 'create_issue', arguments: { owner: 'octo', repo: 'broken', title: 'Found a bug' } },
@@ -111,13 +112,16 @@ const servers = [
       ['resources/read', { uri: 'gdrive:///doc-1' }, 'ok'],
       ['resources/read', { uri: 'gdrive:///txt-1' }, 'ok'],
       ['tools/call', { name: 'search', arguments: { query: 'plan' } }, 'ok'],
-      ['resources/list', { cursor: 'broken' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+      ['resources/list', { cursor: 'broken' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 500] }],
       ['resources/list', { cursor: 'reset' }, { adopted: ['text', 'warn'], 'adopted-rules': ['text', 'warn'] },
         'https://www.googleapis.com/drive/v3/files?'],
-      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'search', arguments: { query: 'expired' } }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'search', arguments: { query: 'limited' } }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'search', arguments: { query: 'broken' } }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn'] }],
+      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 404] }],
+      ['tools/call', { name: 'search', arguments: { query: 'expired' } },
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 401, 'unauthenticated'] }],
+      ['tools/call', { name: 'search', arguments: { query: 'limited' } },
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 403, 'user_rate_limit_exceeded'] }],
+      ['tools/call', { name: 'search', arguments: { query: 'broken' } },
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 500, 'internal'] }],
       ['tools/call', { name: 'lookup', arguments: {} }, { adopted: ['masked', 'error'], 'adopted-rules': ['masked', 'error'] }],
     ],
   },
@@ -133,11 +137,16 @@ const servers = [
       ['tools/list'],
       ['tools/call', { name: 'API-get-self', arguments: {} }, 'ok'],
       ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'plan' } }, 'ok'],
-      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'missing' } }, { adopted: 'same', 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'private' } }, { adopted: 'same', 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'busy' } }, { adopted: 'same', 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'broken' } }, { adopted: 'same', 'adopted-rules': ['text', 'warn'] }],
-      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'reset' } }, { adopted: ['text', 'warn'], 'adopted-rules': ['text', 'warn'] }],
+      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'missing' } },
+        { adopted: 'same', 'adopted-rules': ['text', 'warn', 404, 'object_not_found'] }],
+      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'private' } },
+        { adopted: 'same', 'adopted-rules': ['text', 'warn', 401, 'unauthorized'] }],
+      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'busy' } },
+        { adopted: 'same', 'adopted-rules': ['text', 'warn', 429, 'rate_limited'] }],
+      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'broken' } },
+        { adopted: 'same', 'adopted-rules': ['text', 'warn', 500, 'server_error'] }],
+      ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'reset' } },
+        { adopted: ['text', 'warn', undefined, 'network'], 'adopted-rules': ['text', 'warn', undefined, 'network'] }],
       ['tools/call', { name: 'API-no-such-tool', arguments: {} }, { adopted: ['masked', 'error'], 'adopted-rules': ['masked', 'error'] }],
     ],
   },
@@ -214,7 +223,7 @@ function compare(label, server, before, after, variant) {
       if (expected === 'same' && variant === 'adopted') console.log(`${id}: as before, ${JSON.stringify(textOf(was))}, no record`);
       return;
     }
-    const [kind, level] = expected;
+    const [kind, level, status, code] = expected;
     const wasText = textOf(was);
     let nowText;
     let correlation;
@@ -222,6 +231,7 @@ function compare(label, server, before, after, variant) {
       assert.equal(now.result?.isError, true, `${id}: ${JSON.stringify(now)}`);
       const failure = failureOf(now.result, id);
       correlation = failure.correlationId;
+      if (code !== undefined) assert.equal(failure.code, code, `${id}: ${JSON.stringify(failure)}`);
       nowText = text(now.result);
       if (kind === 'masked') {
         assert.equal(nowText, `Error executing tool ${name} (reference ${correlation})`, id);
@@ -254,7 +264,9 @@ function compare(label, server, before, after, variant) {
     const kindOf = method === 'tools/call' ? 'tool' : 'resource';
     assert.ok(mine.startsWith(`[mcp-error-policy] ${level.toUpperCase()} ${kindOf} ${JSON.stringify(name)} `), `${id}: record ${mine}`);
     if (correlation !== undefined) assert.ok(mine.includes(correlation), `${id}: the record names ${correlation}: ${mine}`);
-    console.log(`${id}: ${JSON.stringify(wasText)}\n  -> ${JSON.stringify(nowText)} (one ${level} record)`);
+    if (status !== undefined) assert.match(mine, new RegExp(` -> ${status}[ )]`), `${id}: status ${status} in the record`);
+    const failure = now.result?._meta?.['mcp-error-policy/failure'];
+    console.log(`${id}: ${JSON.stringify(wasText)}\n  -> ${JSON.stringify(nowText)} (${failure?.code ?? 'JSON-RPC'}, one ${level} record)`);
   });
   assert.equal(records.length, record, `${label}: one record per failure:\n${records.join('\n')}`);
   for (const secret of server.secrets) assert.ok(!after.stderr.includes(secret), `${label}: stderr shows ${secret}`);
