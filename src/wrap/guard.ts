@@ -69,21 +69,6 @@ interface Control {
   readonly options: GuardOptions;
   /** Set once, by `bindGuard`. */
   binding: Binding | undefined;
-  /** The policy that governs calls; set by {@link plan} when the control is made and when it is bound. */
-  policy: ErrorPolicy;
-  /** Whether a call needs its request before the handler runs (an access log, a degraded check, a binding that claims or governs). */
-  begins: boolean;
-}
-
-/**
- * Decides once, when a wrapper is made or bound, what its calls need beyond the `try` (policies are frozen, and a
- * binding is set at most once): a successful call then reads no option.
- */
-function plan(control: Omit<Control, 'policy' | 'begins'>): Control {
-  const { options, binding } = control;
-  const policy = options.policy ?? binding?.policy ?? defaultPolicy;
-  const begins = binding?.claims === true || binding?.governs === true || policy.onOutcome !== undefined || policy.degraded !== undefined;
-  return Object.assign(control, { policy, begins });
 }
 
 /** One call on the path that needs its request: timed for the access log, claimed, or governing inner wrappers. */
@@ -201,60 +186,45 @@ function succeed(policy: ErrorPolicy, call: Call, value: unknown): void {
   reportOutcome(policy, call.context, classification === undefined ? statusOfResult(value) : classification.status, classification);
 }
 
-/** A failure of the call, as the wrapper returns it: a promise of the shape's answer (or rejected with what it throws). */
-function failed(control: Control, policy: ErrorPolicy, call: Call | undefined, args: readonly unknown[], error: unknown): Promise<unknown> {
-  return settle(() => fail(control, policy, call, args, error));
-}
-
-/** The call's outcome when the handler returned a thenable: the same value, or the shape's answer to its failure. */
-function whenSettled(control: Control, policy: ErrorPolicy, call: Call | undefined, args: readonly unknown[], result: PromiseLike<unknown>): unknown {
-  const onFailure = (error: unknown): unknown => fail(control, policy, call, args, error);
-  try {
-    // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
-    const pending = Promise.resolve(result);
-    if (call?.timed !== true) return pending.then(undefined, onFailure);
-    const timedCall = call;
-    return pending.then((value) => {
-      succeed(policy, timedCall, value);
-      return value;
-    }, onFailure);
-  } catch (error) {
-    return failed(control, policy, call, args, error);
-  }
-}
-
-/**
- * One call under the guard. No closure is made here (a closure would put this frame's variables on the heap on every
- * call): a handler that returns a value costs the `try` and one property read.
- */
-function guardCall(control: Control, self: unknown, policy: ErrorPolicy, args: unknown[]): unknown {
-  let call: Call | undefined;
-  if (control.begins) {
-    const begun = begin(control, policy, args);
-    if ('answer' in begun) return begun.answer;
-    call = begun;
-  }
-  let result: unknown;
-  try {
-    result = control.handler.apply(self, args);
-  } catch (error) {
-    return failed(control, policy, call, args, error);
-  }
-  if (isPromiseLike(result)) return whenSettled(control, policy, call, args, result);
-  if (call?.timed === true) succeed(policy, call, result);
-  return result;
-}
-
-/** A call traced by the policy's telemetry (src/telemetry.ts): its one span, unless an outer wrapper of the call has it. */
-function tracedCall(control: Control, self: unknown, policy: ErrorPolicy, args: unknown[]): unknown {
-  return traceCallback(policy, control.shape.handler, () => nameOfCall(control, args, undefined), args, () => guardCall(control, self, policy, args));
-}
-
 function makeGuard(control: Control): Fn {
   const invoke = control.handler;
+  const guarded = function (this: unknown, policy: ErrorPolicy, args: unknown[]): unknown {
+    const { binding } = control;
+    let call: Call | undefined;
+    if (binding?.claims === true || binding?.governs === true || policy.onOutcome !== undefined || policy.degraded !== undefined) {
+      const begun = begin(control, policy, args);
+      if ('answer' in begun) return begun.answer;
+      call = begun;
+    }
+    const onFailure = (error: unknown): unknown => fail(control, policy, call, args, error);
+    let result: unknown;
+    try {
+      result = invoke.apply(this, args);
+    } catch (error) {
+      return settle(() => onFailure(error));
+    }
+    if (!isPromiseLike(result)) {
+      if (call?.timed === true) succeed(policy, call, result);
+      return result;
+    }
+    try {
+      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
+      const pending = Promise.resolve(result);
+      if (call?.timed !== true) return pending.then(undefined, onFailure);
+      const timedCall = call;
+      return pending.then((value) => {
+        succeed(policy, timedCall, value);
+        return value;
+      }, onFailure);
+    } catch (error) {
+      return settle(() => onFailure(error));
+    }
+  };
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const { policy } = control;
-    return policy.telemetry === undefined ? guardCall(control, this, policy, args) : tracedCall(control, this, policy, args);
+    const policy = control.options.policy ?? control.binding?.policy ?? defaultPolicy;
+    // telemetry (src/telemetry.ts): the call's one span, unless an outer wrapper of the call has it
+    if (policy.telemetry !== undefined) return traceCallback(policy, control.shape.handler, () => nameOfCall(control, args, undefined), args, () => guarded.call(this, policy, args));
+    return guarded.call(this, policy, args);
   };
   Object.defineProperty(wrapped, WRAPPED, { value: invoke });
   Object.defineProperty(wrapped, CONTROL, { value: control });
@@ -268,7 +238,7 @@ type AnyFunction = (this: unknown, ...args: never[]) => unknown;
 /** Wraps `handler` with the guard of `shape`. A function already wrapped is returned as it is. */
 export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>, options: GuardOptions): H {
   if (isWrapped(handler)) return handler;
-  return makeGuard(plan({ handler: handler as unknown as Fn, shape, options, binding: undefined })) as unknown as H;
+  return makeGuard({ handler: handler as unknown as Fn, shape, options, binding: undefined }) as unknown as H;
 }
 
 function sameBinding(a: Binding, b: Binding): boolean {
@@ -286,9 +256,8 @@ export function bindGuard(fn: unknown, binding: Binding): Fn | undefined {
   if (control === undefined) return undefined;
   if (control.binding === undefined) {
     control.binding = binding;
-    plan(control);
     return fn as Fn;
   }
   if (sameBinding(control.binding, binding)) return fn as Fn;
-  return makeGuard(plan({ handler: control.handler, shape: control.shape, options: control.options, binding }));
+  return makeGuard({ ...control, binding });
 }
