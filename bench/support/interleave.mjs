@@ -37,7 +37,8 @@ function quantile(values, q) {
  * A case's times per call: the median, and the 10th percentile. On a shared machine a call of 15 µs timed alone is
  * often preempted or caught by another process's burst, and the median of such samples moves by several per cent
  * between runs (and between two identical cases of one run); the 10th percentile, the calls that ran undisturbed,
- * moves by a few tenths of a per cent. Ratios of MCP calls are compared by it.
+ * moves by less (up to 2% in the A/A rows of four full runs, against up to 5% for the median). Ratios of MCP calls
+ * are compared by it.
  * @typedef {{ p50: number, p10: number }} Times
  */
 
