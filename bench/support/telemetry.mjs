@@ -56,7 +56,7 @@ async function connect(server) {
 
 /**
  * @param {{ lib: typeof import('../../src/index.js'), otel: typeof import('../../src/opentelemetry/index.js'), samples: number, check: (ok: unknown, message: string) => void }} options
- * @returns {Promise<{ traced: Map<string, number>, noProvider: Map<string, number>, spans: number }>}
+ * @returns {Promise<{ traced: Map<string, import("./interleave.mjs").Times>, noProvider: Map<string, import("./interleave.mjs").Times>, spans: number }>}
  */
 export async function measureTelemetry({ lib, otel, samples, check }) {
   const noop = () => {};

@@ -8,12 +8,10 @@ import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp } from '../kit/read.js';
 import { traceRequest } from '../telemetry.js';
-import { bindGuard, type Binding } from '../wrap/guard.js';
-import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
+import type { Binding } from '../wrap/guard.js';
+import { ownHandler } from '../wrap/own.js';
 import { guardRequest, isListOrCompletion } from '../wrap/request.js';
-import { withClientVisibleResourceErrors } from '../wrap/resource.js';
 import { signInAnswer, signInMode } from '../wrap/sign-in.js';
-import { withClientVisibleErrors } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { refuseMcpServerCallbacks } from './held-server.js';
 import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
@@ -25,12 +23,6 @@ const REQUESTS: Readonly<Record<string, HandlerKind>> = {
   'tools/call': 'tool',
   'resources/read': 'resource',
   'prompts/get': 'prompt',
-};
-
-const WRAPPERS: Readonly<Record<HandlerKind, (fn: Fn) => Fn>> = {
-  tool: (fn) => withClientVisibleErrors(fn),
-  resource: (fn) => withClientVisibleResourceErrors(fn),
-  prompt: (fn) => withClientVisiblePromptErrors(fn),
 };
 
 /** Whether a policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
@@ -54,7 +46,7 @@ function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, han
   // Not governing: a wrapper of the user's own inside the handler keeps its own policy (or `defaultPolicy`), as a
   // wrapper does on a server without the policy. Governing would keep per-call state on every successful call.
   const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: false };
-  const guarded = bindGuard(WRAPPERS[kind](handler), binding) ?? handler;
+  const guarded = ownHandler(handler, kind, binding);
   const signsIn = kind === 'tool' && elicitsSignIn(policy);
   if (!signsIn && policy.telemetry === undefined) return guarded;
   return function (this: unknown, request: unknown, extra: unknown): unknown {
