@@ -9,7 +9,7 @@ tarball=".tmp/$(npm pack --ignore-scripts --silent --pack-destination .tmp | tai
 bytes=$(wc -c < "$tarball")
 echo "packed $tarball ($bytes bytes)"
 # The tarball's budget: what a user downloads (dist, README, CHANGELOG, package.json, LICENSE).
-max_bytes=110000
+max_bytes=112000
 if [ "$bytes" -gt "$max_bytes" ]; then
   echo "the packed tarball is $bytes bytes, over its budget of $max_bytes" >&2
   exit 1

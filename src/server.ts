@@ -49,7 +49,7 @@ function kindOfValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   const inner = readProp(value, 'server');
   if (isObjectLike(inner) && typeof readProp(value, 'tool') === 'function') {
-    return `an McpServer of ${sdkFound(value)}, older than applyErrorPolicy takes (1.23.0 or later): update the SDK, or wrap each callback with withClientVisibleErrors (not its low-level \`server\`: the McpServer answers a tool's crash before it)`;
+    return `an McpServer of ${sdkFound(value)}, older than applyErrorPolicy takes (1.23.0 or later): update the SDK, or wrap each callback with withClientVisibleErrors`;
   }
   if (isObjectLike(inner) && ADAPTERS.some((adapter) => adapter.accepts(inner))) {
     return 'an object whose `server` property is a server (a framework\'s wrapper?): pass that property, `applyErrorPolicy(x.server)`, or see docs/frameworks.md';
@@ -168,7 +168,7 @@ export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | 
   }
   const covered = adapter.covers?.(server) ?? [];
   if (covered.some((other) => readProp(other, APPLIED) !== undefined)) {
-    throw new Error('applyErrorPolicy: this McpServer\'s low-level `server` already has a policy; apply the policy to the McpServer only');
+    throw new Error('applyErrorPolicy: this server already has another policy (on its `server`); apply one policy per server');
   }
   adapter.apply(server, resolved);
   for (const target of [server, ...covered]) Object.defineProperty(target, APPLIED, { value: resolved, configurable: true });

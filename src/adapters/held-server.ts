@@ -15,9 +15,8 @@ const CALLBACK_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']
 /** What an `McpServer` registering a callback on a `Server` under the policy is told. */
 export function heldServerError(): TypeError {
   return new TypeError(
-    'applyErrorPolicy: this low-level Server belongs to an McpServer (`mcpServer.server`), which answers a tool\'s crash ' +
-      'before the Server sees it, so the crash text would reach the client. Apply the policy to the McpServer itself: ' +
-      '`applyErrorPolicy(mcpServer)`',
+    "applyErrorPolicy: this Server belongs to an McpServer, which sends a tool's crash text before the Server sees it: " +
+      'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)`',
   );
 }
 

@@ -161,9 +161,8 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
 
   it('refuses the low-level Server an McpServer holds once the McpServer registers a callback (both SDKs)', () => {
     const refusal = new TypeError(
-      "applyErrorPolicy: this low-level Server belongs to an McpServer (`mcpServer.server`), which answers a tool's crash " +
-        'before the Server sees it, so the crash text would reach the client. Apply the policy to the McpServer itself: ' +
-        '`applyErrorPolicy(mcpServer)`',
+      "applyErrorPolicy: this Server belongs to an McpServer, which sends a tool's crash text before the Server sees it: " +
+        'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)`',
     );
     // each registration on a fresh McpServer whose low-level Server is under the policy
     const registrations: ((low: (server: { server: object }) => void) => void)[] = [
@@ -218,7 +217,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     late.registerTool('echo', {}, () => ({ content: [] }));
     applyErrorPolicy(late.server, first);
     expect(() => applyErrorPolicy(late, first)).toThrow(
-      "applyErrorPolicy: this McpServer's low-level `server` already has a policy; apply the policy to the McpServer only",
+      'applyErrorPolicy: this server already has another policy (on its `server`); apply one policy per server',
     );
   });
 
@@ -234,7 +233,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(() => applyErrorPolicy({ server: newServer(), tool() {}, resource() {}, prompt() {} })).toThrow(
       new TypeError(
         `${expected}an McpServer of @modelcontextprotocol/sdk ${installed}, older than applyErrorPolicy takes (1.23.0 or later): ` +
-          "update the SDK, or wrap each callback with withClientVisibleErrors (not its low-level `server`: the McpServer answers a tool's crash before it)",
+          'update the SDK, or wrap each callback with withClientVisibleErrors',
       ),
     );
     // @ts-expect-error an object of another shape
