@@ -164,38 +164,29 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
       "applyErrorPolicy: this Server belongs to an McpServer, which sends a tool's crash text before the Server sees it: " +
         'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)`',
     );
-    // each registration on a fresh McpServer whose low-level Server is under the policy
-    const registrations: ((low: (server: { server: object }) => void) => void)[] = [
-      (apply) => {
-        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
-        apply(v1);
-        v1.registerTool('crash', {}, () => ({ content: [] }));
-      },
-      (apply) => {
-        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
-        apply(v1);
-        v1.registerResource('r', 'file:///r', {}, () => ({ contents: [] }));
-      },
-      (apply) => {
-        const v1 = new McpServer({ name: 'm', version: '1.0.0' });
-        apply(v1);
-        v1.registerPrompt('p', {}, () => ({ messages: [] }));
-      },
-      (apply) => {
-        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
-        apply(v2);
-        v2.registerTool('crash', {}, () => ({ content: [] }));
-      },
-      (apply) => {
-        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
-        apply(v2);
-        v2.registerResource('r', 'file:///r', {}, () => ({ contents: [] }));
-      },
-      (apply) => {
-        const v2 = new McpServerV2({ name: 'm', version: '1.0.0' });
-        apply(v2);
-        v2.registerPrompt('p', {}, () => ({ messages: [] }));
-      },
+    // each registration on a fresh McpServer (SDK v1, then v2), after `apply` was given it
+    const v1: ((server: McpServer) => unknown)[] = [
+      (server) => server.registerTool('crash', {}, () => ({ content: [] })),
+      (server) => server.registerResource('r', 'file:///r', {}, () => ({ contents: [] })),
+      (server) => server.registerPrompt('p', {}, () => ({ messages: [] })),
+    ];
+    const v2: ((server: McpServerV2) => unknown)[] = [
+      (server) => server.registerTool('crash', {}, () => ({ content: [] })),
+      (server) => server.registerResource('r', 'file:///r', {}, () => ({ contents: [] })),
+      (server) => server.registerPrompt('p', {}, () => ({ messages: [] })),
+    ];
+    type Apply = (server: { server: object }) => void;
+    const registrations: ((apply: Apply) => void)[] = [
+      ...v1.map((register) => (apply: Apply) => {
+        const server = new McpServer({ name: 'm', version: '1.0.0' });
+        apply(server);
+        register(server);
+      }),
+      ...v2.map((register) => (apply: Apply) => {
+        const server = new McpServerV2({ name: 'm', version: '1.0.0' });
+        apply(server);
+        register(server);
+      }),
     ];
     for (const register of registrations) {
       // the negative control: without the policy on its Server, the registration works
