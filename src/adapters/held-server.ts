@@ -6,11 +6,9 @@
  * handlers of a kind of callback (at its first registration); low-level code does not. That call is refused here.
  */
 import { readProp } from '../kit/read.js';
+import { callbackKindOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
-
-/** The methods an `McpServer` asserts before it sets the handlers that run its callbacks. */
-const CALLBACK_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 /** What an `McpServer` registering a callback on a `Server` under the policy is told. */
 export function heldServerError(): TypeError {
@@ -29,7 +27,7 @@ export function refuseMcpServerCallbacks(server: object): void {
   const assert = readProp(server, 'assertCanSetRequestHandler');
   if (typeof assert !== 'function') return;
   const refusing = function (this: unknown, method: unknown, ...rest: unknown[]): unknown {
-    if (typeof method === 'string' && CALLBACK_METHODS.has(method)) throw heldServerError();
+    if (typeof method === 'string' && callbackKindOf(method) !== undefined) throw heldServerError();
     return (assert as Fn).call(this, method, ...rest);
   };
   Object.defineProperty(server, 'assertCanSetRequestHandler', { value: refusing, configurable: true, writable: true, enumerable: false });

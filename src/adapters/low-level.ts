@@ -14,16 +14,9 @@ import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { signInAnswer, signInMode } from '../wrap/sign-in.js';
 import type { ServerAdapter } from './adapter.js';
 import { refuseMcpServerCallbacks } from './held-server.js';
-import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
+import { callbackKindOf, coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
-
-/** The requests whose handler runs a server's own code, by method, and the wrapper kind that answers their failures. */
-const REQUESTS: Readonly<Record<string, HandlerKind>> = {
-  'tools/call': 'tool',
-  'resources/read': 'resource',
-  'prompts/get': 'prompt',
-};
 
 /** Whether a policy's `reauthorize` may give a sign-in URL: tool calls may then be answered with -32042. */
 export function elicitsSignIn(policy: ErrorPolicy): boolean {
@@ -74,7 +67,7 @@ export const lowLevelAdapter: ServerAdapter = {
     refuseMcpServerCallbacks(server);
     coverHandlerMap(map, (method, handler) => {
       if (isListOrCompletion(method)) return guardRequest(handler, method, policy);
-      const kind = Object.hasOwn(REQUESTS, method) ? REQUESTS[method] : undefined;
+      const kind = callbackKindOf(method);
       return kind === undefined ? undefined : wrapHandler(server, policy, kind, handler);
     });
   },

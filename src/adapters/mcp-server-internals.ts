@@ -1,6 +1,6 @@
 /**
  * The McpServer adapter's reads: every access to the internals of an `McpServer` lives here, one small function per
- * capability (those of the low-level `Server` it holds, in ./low-level.ts), and nothing else in the package reads a
+ * capability (those of the low-level `Server` it holds, in ./low-level-internals.ts), and nothing else in the package reads a
  * private field of either SDK. Neither SDK is imported: the instance is read
  * structurally. Each function names the versions it was verified on (the compatibility matrix runs the range ends:
  * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
@@ -52,13 +52,6 @@ export const REGISTRATION_METHODS: readonly (readonly [string, HandlerKind])[] =
   ['registerPrompt', 'prompt'],
   ['prompt', 'prompt'],
 ];
-
-/** The requests that run a callback, by method. */
-export const CALLBACK_REQUESTS: Readonly<Record<string, HandlerKind>> = {
-  'tools/call': 'tool',
-  'resources/read': 'resource',
-  'prompts/get': 'prompt',
-};
 
 /** The callback a registration was given through a patched registration method or `update`, kept on its entry. */
 const GIVEN = Symbol('mcp-error-policy.given-callback');

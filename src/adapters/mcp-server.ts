@@ -21,9 +21,8 @@ import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { outputSchemaCrash } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
-import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
+import { callbackKindOf, coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
 import {
-  CALLBACK_REQUESTS,
   REGISTRATION_METHODS,
   callbackSlotOf,
   experimentalTasksOf,
@@ -247,7 +246,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
 function coverRequests(ctx: Context, map: Map<unknown, unknown>, calls: boolean): void {
   coverHandlerMap(map, (method, handler) => {
     if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
-    const kind = calls && Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
+    const kind = calls ? callbackKindOf(method) : undefined;
     return kind === undefined ? undefined : wrapRequest(ctx, kind, handler);
   });
 }
