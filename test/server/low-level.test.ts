@@ -66,6 +66,21 @@ async function callTool(request: { params: { name: string } }) {
   throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
 }
 
+/**
+ * What a client (SDK v1 or v2) gets from `ok`, `deliberate` and `crash` of `callTool` under the policy; returns the
+ * crash's reference.
+ */
+async function expectToolAnswers(call: (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>): Promise<string> {
+  expect(await call({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
+  expect(await call({ name: 'deliberate', arguments: {} })).toEqual(
+    toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
+  );
+  const crashed = await call({ name: 'crash', arguments: {} });
+  const reference = referenceIn(textOf(crashed));
+  expect(crashed).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+  return reference;
+}
+
 describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.x', () => {
   it('tools/call set before the call: named by the request, crashes masked, protocol errors passed and logged at info', async () => {
     const { policy, records, outcomes } = capture();
@@ -74,13 +89,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(applyErrorPolicy(server, policy)).toBe(server);
     const { client } = await connect(server);
 
-    expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
-    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
-      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
-    );
-    const crashed = await client.callTool({ name: 'crash', arguments: {} });
-    const reference = referenceIn(textOf(crashed));
-    expect(crashed).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    const reference = await expectToolAnswers((params) => client.callTool(params));
     // SDK v1's McpError message holds its prefix, and the client adds one
     expect(await rpcError(client.callTool({ name: 'nope', arguments: {} }))).toEqual({
       code: -32602,
@@ -302,13 +311,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/server
     });
     const { client } = await link(server, new ClientV2({ name: 'v2-client', version: '1.0.0' }), InMemoryTransportV2.createLinkedPair());
 
-    expect(await client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
-    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(
-      toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)),
-    );
-    const crashed = await client.callTool({ name: 'crash', arguments: {} });
-    const reference = referenceIn(textOf(crashed));
-    expect(crashed).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    await expectToolAnswers((params) => client.callTool(params));
     const unknown = await rpcError(client.callTool({ name: 'nope', arguments: {} }));
     expect([unknown.code, unknown.message]).toEqual([-32602, 'Tool nope not found']);
     // v2 encodes a handler-thrown -32002 as -32602 (see v2.test.ts)
