@@ -95,6 +95,15 @@ export function handledIn(value: unknown, request: object | undefined): { classi
   return classification === undefined ? undefined : { classification };
 }
 
+/** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
+export function settle<T>(answer: () => T): Promise<T> {
+  try {
+    return Promise.resolve(answer());
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+}
+
 /** Whether `value` is a thenable (read safely: a hostile `then` getter makes it not one). */
 export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof readProp(value, 'then') === 'function';

@@ -18,7 +18,7 @@ import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
 import { callFacts } from './sign-in.js';
-import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf } from './calls.js';
+import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf, settle } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -86,15 +86,6 @@ function controlOf(fn: unknown): Control | undefined {
 /** Whether `fn` is a wrapper made by any copy of this package. */
 export function isWrapped(fn: unknown): boolean {
   return readProp(fn, WRAPPED) !== undefined;
-}
-
-/** An answer as a settled promise: resolved with what `answer` returns, or rejected with what it throws. */
-function settle<T>(answer: () => T): Promise<T> {
-  try {
-    return Promise.resolve(answer());
-  } catch (thrown) {
-    return Promise.reject(thrown);
-  }
 }
 
 /** The request method whose handler a wrapper of each kind may wrap whole (a low-level `Server`'s request handler). */

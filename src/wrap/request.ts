@@ -13,7 +13,7 @@ import type { ErrorPolicy } from '../policy.js';
 import { readProp, readString } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
-import { handledIn, isPromiseLike } from './calls.js';
+import { handledIn, isPromiseLike, settle } from './calls.js';
 import { errorData } from './meta.js';
 import { PolicyRpcError } from './rpc-error.js';
 
@@ -71,18 +71,9 @@ export function guardRequest(handler: Fn, method: string, policy: ErrorPolicy): 
     try {
       result = handler.call(this, request, extra);
     } catch (error) {
-      return Promise.reject(failOrAnswer(policy, method, request, error));
+      return settle(() => fail(policy, method, request, error));
     }
     if (!isPromiseLike(result)) return result;
     return Promise.resolve(result).then(undefined, (error: unknown) => fail(policy, method, request, error));
   };
-}
-
-/** What `fail` throws, as a value. */
-function failOrAnswer(policy: ErrorPolicy, method: string, request: unknown, error: unknown): unknown {
-  try {
-    return fail(policy, method, request, error);
-  } catch (thrown) {
-    return thrown;
-  }
 }
