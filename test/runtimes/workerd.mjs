@@ -17,11 +17,9 @@ const [shapesFile, wranglerBin, config] = process.argv.slice(2);
 const READY_WITHIN_MS = 90_000;
 let passed = 0;
 
-const port = await closedPort(); // free a moment ago: wrangler listens there
-const refused = await closedPort();
 const reset = await resettingServer();
 const out = { stdout: '', stderr: '' };
-const wrangler = spawn(process.execPath, [wranglerBin, 'dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'info'], {
+const wrangler = spawn(process.execPath, [wranglerBin, 'dev', '--config', config, '--ip', '127.0.0.1', '--port', '0', '--log-level', 'info'], {
   env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
   stdio: ['ignore', 'pipe', 'pipe'],
   detached: true,
@@ -46,8 +44,12 @@ async function waitFor(what, test, withinMs) {
 }
 
 try {
-  await waitFor('wrangler ready', () => out.stdout.includes(`Ready on http://127.0.0.1:${port}`), READY_WITHIN_MS);
-  const origin = `http://127.0.0.1:${port}`;
+  // port 0: wrangler binds a port of the kernel's choosing and names it, so no other listener can take it first
+  const READY = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
+  await waitFor('wrangler ready', () => READY.test(out.stdout), READY_WITHIN_MS);
+  const origin = READY.exec(out.stdout)[1];
+  // taken once wrangler and the resetting server listen, so neither can be handed this port after it was closed
+  const refused = await closedPort();
 
   const probe = await (await fetch(`${origin}/shapes?refused=${refused}&reset=${reset.port}`)).json();
   writeFileSync(shapesFile, `${JSON.stringify(probe.shapes, null, 2)}\n`);
