@@ -461,28 +461,27 @@ function row(label, value, ratio, ok) {
   if (ok === false) missed.push(label);
 }
 
-{
-  const bare = timeOf(mcpTimes, 'bare');
-  const ratio = ratioOf(mcpTimes, 'wrapped', 'bare');
-  row('success: MCP tool call, bare handler', time(bare), '1.000x (baseline; ratios by p10)', undefined);
-  row('success: MCP tool call, bare again (A/A noise)', time(timeOf(mcpTimes, 'bare-again')), showRatio(ratioOf(mcpTimes, 'bare-again', 'bare')), undefined);
-  row('success: MCP tool call, one `then` (the floor)', time(timeOf(mcpTimes, 'floor')), showRatio(ratioOf(mcpTimes, 'floor', 'bare')), undefined);
+/**
+ * The rows of one comparison of MCP calls: the bare handler, bare again (A/A), the floor, and the wrapped case against
+ * the bare handler (its goal) and against the floor.
+ * @param {string} server as the rows name it @param {string} prefix of its case names @param {string} wrapped its wrapped case @param {string} label what wraps it
+ */
+function callRows(server, prefix, wrapped, label) {
+  const ratio = ratioOf(mcpTimes, prefix + wrapped, `${prefix}bare`);
+  row(`success: ${server} tool call, bare handler`, time(timeOf(mcpTimes, `${prefix}bare`)), '1.000x (baseline; ratios by p10)', undefined);
+  row(`success: ${server} tool call, bare again (A/A noise)`, time(timeOf(mcpTimes, `${prefix}bare-again`)), showRatio(ratioOf(mcpTimes, `${prefix}bare-again`, `${prefix}bare`)), undefined);
+  row(`success: ${server} tool call, one \`then\` (the floor)`, time(timeOf(mcpTimes, `${prefix}floor`)), showRatio(ratioOf(mcpTimes, `${prefix}floor`, `${prefix}bare`)), undefined);
   row(
-    'success: MCP tool call, withClientVisibleErrors',
-    time(timeOf(mcpTimes, 'wrapped')),
-    `${showRatio(ratio)}, ${ratioOf(mcpTimes, 'wrapped', 'floor').p10.toFixed(3)}x the floor / goal <= ${GOALS.mcpRatio}x`,
+    `success: ${server} tool call, ${label}`,
+    time(timeOf(mcpTimes, prefix + wrapped)),
+    `${showRatio(ratio)}, ${ratioOf(mcpTimes, prefix + wrapped, `${prefix}floor`).p10.toFixed(3)}x the floor / goal <= ${GOALS.mcpRatio}x`,
     ratio.p10 <= GOALS.mcpRatio,
   );
-  const lowRatio = ratioOf(mcpTimes, 'low-level applied', 'low-level bare');
-  row('success: low-level Server tool call, bare handler', time(timeOf(mcpTimes, 'low-level bare')), '1.000x (baseline; ratios by p10)', undefined);
-  row('success: low-level Server tool call, bare again (A/A noise)', time(timeOf(mcpTimes, 'low-level bare-again')), showRatio(ratioOf(mcpTimes, 'low-level bare-again', 'low-level bare')), undefined);
-  row('success: low-level Server tool call, one `then` (the floor)', time(timeOf(mcpTimes, 'low-level floor')), showRatio(ratioOf(mcpTimes, 'low-level floor', 'low-level bare')), undefined);
-  row(
-    'success: low-level Server tool call, applyErrorPolicy',
-    time(timeOf(mcpTimes, 'low-level applied')),
-    `${showRatio(lowRatio)}, ${ratioOf(mcpTimes, 'low-level applied', 'low-level floor').p10.toFixed(3)}x the floor / goal <= ${GOALS.mcpRatio}x`,
-    lowRatio.p10 <= GOALS.mcpRatio,
-  );
+}
+
+{
+  callRows('MCP', '', 'wrapped', 'withClientVisibleErrors');
+  callRows('low-level Server', 'low-level ', 'applied', 'applyErrorPolicy');
   const handlerBare = timeOf(lowDirectTimes, 'bare');
   const handlerAdded = timeOf(lowDirectTimes, 'applied') - handlerBare;
   row('success: low-level request handler called directly, bare', time(handlerBare), `baseline (again: ${(timeOf(lowDirectTimes, 'bare-again') / handlerBare).toFixed(3)}x)`, undefined);
