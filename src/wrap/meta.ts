@@ -29,16 +29,17 @@ export function failedCallText(handler: HandlerKind, name: string | undefined, p
 }
 
 /**
- * A crash's client text: what failed, the crash's text in dev mode, and the reference. In report mode, the crash's own
- * text as the SDK would send it (scrubbed, bounded), when it has one.
+ * A crash's client text: what failed (`failed`: `Error executing tool x`, `Error handling completion/complete`), the
+ * crash's text in dev mode, and the reference. In report mode, the crash's own text as the SDK would send it
+ * (scrubbed, bounded), when it has one.
  */
-export function crashText(handler: HandlerKind, name: string | undefined, policy: ErrorPolicy, crash: CrashClassification): string {
+export function crashText(failed: string, policy: ErrorPolicy, crash: CrashClassification): string {
   if (policy.mode === 'report') {
     const own = safeText(messageOf(crash.error), policy.maxMessageLength, policy.redact);
     if (own.trim() !== '') return own;
   }
   const detail = crash.detail === undefined ? '' : `: ${crash.detail}`;
-  return `${failedCallText(handler, name, policy)}${detail} (reference ${crash.reference})`;
+  return `${failed}${detail} (reference ${crash.reference})`;
 }
 
 /** The text of a tool result's first content, as the client reads it (the SDKs copy results: read it from theirs). */

@@ -2,7 +2,7 @@
  * Requests that run a server's code without being one tool, resource or prompt call: `completion/complete` and the
  * list requests (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`). A failure becomes a
  * JSON-RPC error: an anticipated one keeps its text and code; a crash says only which request failed,
- * `Error handling <method> (reference <id>)`; a protocol error passes through. Each failure is logged once, named by the
+ * `Error handling <method> (reference <id>)` (in report mode, its own text, scrubbed); a protocol error passes through. Each failure is logged once, named by the
  * method, under the kind the request is about (a completion: the prompt or resource its `ref` names). These requests
  * get no access-log outcome and no telemetry span of their own.
  */
@@ -14,7 +14,7 @@ import { readProp, readString } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { handledIn, isPromiseLike, settle } from './calls.js';
-import { errorData } from './meta.js';
+import { crashText, errorData } from './meta.js';
 import { PolicyRpcError } from './rpc-error.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
@@ -45,8 +45,7 @@ function answer(classification: Classification, method: string, policy: ErrorPol
   if (classification.kind === 'anticipated') {
     throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, undefined));
   }
-  const detail = classification.detail === undefined ? '' : `: ${classification.detail}`;
-  throw new PolicyRpcError(INTERNAL_ERROR_CODE, `Error handling ${method}${detail} (reference ${classification.reference})`, errorData(policy, classification.failure, undefined));
+  throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(`Error handling ${method}`, policy, classification), errorData(policy, classification.failure, undefined));
 }
 
 function fail(policy: ErrorPolicy, method: string, request: unknown, error: unknown): never {

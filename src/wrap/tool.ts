@@ -38,7 +38,7 @@ function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
  */
 function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
   if (classification.kind === 'protocol') return result(safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact));
-  const text = classification.kind === 'crash' ? crashText('tool', name, policy, classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
+  const text = classification.kind === 'crash' ? crashText(failedCallText('tool', name, policy), policy, classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
   return result(text, toolMeta(policy, classification.failure, classification.kind === 'anticipated' && classification.reauthorize));
 }
 

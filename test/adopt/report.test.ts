@@ -3,10 +3,17 @@
  * SDK Client: a crash's own text still reaches the client (scrubbed, bounded), its one record is a `warn` report record
  * naming the text `'enforce'` would replace and where it was thrown; everything else is as under `'enforce'`.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CompleteRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ToolError } from '../../src/index.js';
 import { ANY_ID, failureData, failureObject, toolFailure } from '../support/failure.js';
+import { link } from '../support/link.js';
 import { capture, connect, newServer, REFERENCE, rpcError, withoutDurations, withStderr, type Session } from '../support/session.js';
 
 /** A frame of this file: `<function> (<path>/test/adopt/report.test.ts:<line>:<column>)`. */
@@ -140,6 +147,61 @@ describe("mode: 'report'", () => {
       },
     ]);
     expect(withoutDurations(outcomes)).toEqual([{ kind: 'resource', name: 'file:///srv/data/readme.txt', status: 500, classification: 'crash' }]);
+  });
+
+  it('shows a crashing completer and a crashing list callback their own text too, one report record each', async () => {
+    const { policy, records } = capture({ mode: 'report' });
+    const server = newServer();
+    server.registerPrompt('summarize', { argsSchema: { sheet: completable(z.string(), () => checkPath('/etc/shadow')) } }, () => ({ messages: [] }));
+    server.registerResource('sheet', new ResourceTemplate('sheet://{id}', { list: () => callApi() }), {}, (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));
+    applyErrorPolicy(server, policy);
+    session = await connect(server);
+    const { client } = session;
+    const completion = await rpcError(client.complete({ ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'sheet', value: 'Q' } }));
+    const list = await rpcError(client.listResources());
+    const [first, second] = records.map(({ reference }) => reference);
+    expect(first).toMatch(REFERENCE);
+    expect(second).toMatch(REFERENCE);
+    expect([completion, list]).toEqual([
+      {
+        code: -32603,
+        message: 'MCP error -32603: Access denied - path outside allowed directories: /etc/shadow',
+        data: failureData(failureObject('internal', false, { correlationId: first })),
+      },
+      {
+        code: -32603,
+        message: 'MCP error -32603: request to https://api.example.com/v1/items?key=[REDACTED] failed, reason: socket hang up',
+        data: failureData(failureObject('internal', false, { correlationId: second })),
+      },
+    ]);
+    expect(records.map(({ level, kind, handler, name, report, thrownAt }) => ({ level, kind, handler, name, report, thrownAt }))).toEqual([
+      { level: 'warn', kind: 'crash', handler: 'prompt', name: 'completion/complete', report: true, thrownAt: frameOf('checkPath') },
+      { level: 'warn', kind: 'crash', handler: 'resource', name: 'resources/list', report: true, thrownAt: frameOf('callApi') },
+    ]);
+    expect(JSON.stringify(records)).not.toContain('AIza');
+  });
+
+  it('does the same for the list and completion handlers of a low-level Server', async () => {
+    const { policy, records } = capture({ mode: 'report' });
+    const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {}, completions: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => readEntity('tools'));
+    applyErrorPolicy(server, policy);
+    server.setRequestHandler(CompleteRequestSchema, () => callApi());
+    const { client, close } = await link(server, new Client({ name: 'c', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
+    try {
+      const tools = await rpcError(client.listTools());
+      const completion = await rpcError(client.complete({ ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'sheet', value: 'Q' } }));
+      expect([tools.message, completion.message]).toEqual([
+        'MCP error -32603: Entity with name tools not found',
+        'MCP error -32603: request to https://api.example.com/v1/items?key=[REDACTED] failed, reason: socket hang up',
+      ]);
+      expect(records.map(({ level, handler, name, report, thrownAt }) => ({ level, handler, name, report, thrownAt }))).toEqual([
+        { level: 'warn', handler: 'tool', name: 'tools/list', report: true, thrownAt: frameOf('readEntity') },
+        { level: 'warn', handler: 'prompt', name: 'completion/complete', report: true, thrownAt: frameOf('callApi') },
+      ]);
+    } finally {
+      await close();
+    }
   });
 
   it('leaves deliberate errors, anticipated failures and protocol errors as under enforce', async () => {
