@@ -76,7 +76,8 @@ function kindOfValue(value: unknown): string {
  *   callback; a failure is thrown to the SDK with the tool's text (the SDK must receive a task from `createTask`).
  * - Completions and lists (`completion/complete`, `tools/list`, `resources/list`, `resources/templates/list`,
  *   `prompts/list`: completers and template list callbacks): a failure becomes a JSON-RPC error, a crash
- *   `Error handling <method> (reference <id>)`, logged once; no access-log outcome.
+ *   `Error handling <method> (reference <id>)` (in report mode its own text, scrubbed), logged once; no access-log
+ *   outcome.
  * - Output-schema validation: a result that fails its tool's `outputSchema` (a bug of the server's) is logged once as a
  *   crash and answered with the crash text; its outcome stays 200 (the callback succeeded).
  * - The access log: when the policy has `onOutcome`, every `tools/call`, `resources/read` and `prompts/get` request
