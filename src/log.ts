@@ -22,9 +22,9 @@ export interface LogRecord {
   readonly message: string;
   /** How the failure was classified. */
   readonly kind: FailureKind;
-  /** Which kind of handler failed. */
+  /** Which kind of handler failed (a completion: the kind its `ref` names; a list: what it lists). */
   readonly handler: HandlerKind;
-  /** The tool or prompt name, or the resource URI (bounded). */
+  /** The tool or prompt name, or the resource URI (bounded); for a completion or a list, the method. */
   readonly name: string;
   /** Name of the rule that matched (anticipated failures). */
   readonly rule?: string;
