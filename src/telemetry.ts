@@ -9,10 +9,11 @@
  * it in the per-call state (src/wrap/calls.ts), or, failing that, ask the implementation whether one of its calls is
  * active in the current context, and only tell it how the handler failed.
  */
+import { CALLBACK_METHODS } from './callback-methods.js';
 import type { Classification } from './classification.js';
 import type { HandlerKind } from './log.js';
 import type { ErrorPolicy } from './policy.js';
-import type { PolicyTelemetry, TelemetryCall, TelemetryCallHandle, TelemetryFailure, TelemetryMethod, TelemetryResult } from './policy-telemetry.js';
+import type { PolicyTelemetry, TelemetryCall, TelemetryCallHandle, TelemetryFailure, TelemetryResult } from './policy-telemetry.js';
 import { isObjectLike, messageOf, readProp, readString } from './kit/read.js';
 import { crashException, MAX_NAME_LENGTH } from './report.js';
 import { safeText } from './scrub.js';
@@ -51,7 +52,6 @@ const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Longest trace-context value read from `_meta`. */
 const MAX_CARRIER_VALUE = 1024;
 const CARRIER_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
-const METHODS: Readonly<Record<HandlerKind, TelemetryMethod>> = { tool: 'tools/call', resource: 'resources/read', prompt: 'prompts/get' };
 
 type Fn = () => unknown;
 
@@ -156,7 +156,7 @@ function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, { kind, name
   const mcpReq = readProp(request, 'mcpReq');
   const v2 = isObjectLike(mcpReq);
   const call: { -readonly [K in keyof TelemetryCall]: TelemetryCall[K] } = {
-    method: METHODS[kind],
+    method: CALLBACK_METHODS[kind],
     carrier: carrierOf(meta ?? (v2 ? readProp(mcpReq, '_meta') : readProp(request, '_meta'))),
   };
   if (name !== undefined && name !== '') {

@@ -5,8 +5,8 @@
  * `McpServer` call `server.assertCanSetRequestHandler(<method>)` on the `Server` they hold just before setting the
  * handlers of a kind of callback (at its first registration); low-level code does not. That call is refused here.
  */
+import { callbackKindOf } from '../callback-methods.js';
 import { readProp } from '../kit/read.js';
-import { callbackKindOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 

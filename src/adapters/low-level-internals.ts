@@ -3,22 +3,9 @@
  * `@modelcontextprotocol/server` 2.x): every read of them lives here, those of the `Server` an `McpServer` holds
  * included, one small function per capability. Neither SDK is imported: the instance is read structurally.
  */
-import type { HandlerKind } from '../log.js';
 import { isObjectLike, readProp } from '../kit/read.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
-
-/** The requests whose handler runs a server's own tool, resource or prompt code, by method, and the kind of each. */
-const CALLBACK_REQUESTS: Readonly<Record<string, HandlerKind>> = {
-  'tools/call': 'tool',
-  'resources/read': 'resource',
-  'prompts/get': 'prompt',
-};
-
-/** The kind of callback a request of `method` runs (`tools/call`: a tool), or `undefined` for any other request. */
-export function callbackKindOf(method: string): HandlerKind | undefined {
-  return Object.hasOwn(CALLBACK_REQUESTS, method) ? CALLBACK_REQUESTS[method] : undefined;
-}
 
 /** Marks a request handler this package wrapped (its value is the handler it wraps), and a patched `set` of a map. */
 const PATCHED = Symbol('mcp-error-policy.patched-request');

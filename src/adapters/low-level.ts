@@ -4,6 +4,7 @@
  * kept in one map by method; the policy wraps the handlers of the requests that run a server's own code, in that map,
  * now and whenever one is set later. Its internals are read in ./low-level-internals.ts.
  */
+import { callbackKindOf } from '../callback-methods.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp } from '../kit/read.js';
@@ -14,7 +15,7 @@ import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { signInAnswer, signInMode } from '../wrap/sign-in.js';
 import type { ServerAdapter } from './adapter.js';
 import { refuseMcpServerCallbacks } from './held-server.js';
-import { callbackKindOf, coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
+import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 

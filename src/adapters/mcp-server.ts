@@ -5,6 +5,7 @@
  * (with an access log) sees the calls the SDK rejects before any callback runs. Every read of the server's internals
  * goes through ./mcp-server-internals.ts (and ./low-level-internals.ts for the `Server` it holds).
  */
+import { callbackKindOf } from '../callback-methods.js';
 import type { Classification } from '../classification.js';
 import { classifyError } from '../classify.js';
 import type { HandlerKind } from '../log.js';
@@ -21,7 +22,7 @@ import { guardRequest, isListOrCompletion } from '../wrap/request.js';
 import { outputSchemaCrash } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
-import { callbackKindOf, coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
+import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
 import {
   REGISTRATION_METHODS,
   callbackSlotOf,

@@ -7,6 +7,7 @@
  * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
+import { CALLBACK_METHODS } from '../callback-methods.js';
 import type { Classification } from '../classification.js';
 import { classifyCall } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
@@ -88,15 +89,12 @@ export function isWrapped(fn: unknown): boolean {
   return readProp(fn, WRAPPED) !== undefined;
 }
 
-/** The request method whose handler a wrapper of each kind may wrap whole (a low-level `Server`'s request handler). */
-const REQUEST_METHODS: Readonly<Record<HandlerKind, string>> = { tool: 'tools/call', resource: 'resources/read', prompt: 'prompts/get' };
-
 /**
  * The name a low-level request handler's call carries: `params.name` of a `tools/call` or `prompts/get` request given
  * as the first argument, beside the SDK's per-request context (so that a tool's own arguments are never read as one).
  */
 function requestedName(handler: HandlerKind, args: readonly unknown[]): string | undefined {
-  if (args.length !== 2 || requestOf(args) === undefined || readString(args[0], 'method') !== REQUEST_METHODS[handler]) return undefined;
+  if (args.length !== 2 || requestOf(args) === undefined || readString(args[0], 'method') !== CALLBACK_METHODS[handler]) return undefined;
   const name = readString(readProp(args[0], 'params'), 'name');
   return name === '' ? undefined : name;
 }
