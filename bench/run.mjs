@@ -90,6 +90,11 @@ function check(condition, message) {
   if (!condition) throw new Error(`bench precondition failed: ${message}`);
 }
 
+/** Checks that `call` answers the bench tool's success, `n=1`, exactly. @param {() => Promise<unknown>} call @param {string} what */
+async function checkAnswersN1(call, what) {
+  check(JSON.stringify(await call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), `${what} answers n=1`);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Build, then load the built package by its name.
 note('building dist/ with tsdown (tsdown.config.ts)');
@@ -189,9 +194,9 @@ const callBare = () => client.callTool({ name: 'bare', arguments: { n: 1 } });
 const callBareAgain = () => client.callTool({ name: 'bare-again', arguments: { n: 1 } });
 const callWrapped = () => client.callTool({ name: 'wrapped', arguments: { n: 1 } });
 const callFloor = () => client.callTool({ name: 'floor', arguments: { n: 1 } });
-check(JSON.stringify(await callBare()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare tool answers n=1');
-check(JSON.stringify(await callWrapped()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'wrapped tool answers n=1');
-check(JSON.stringify(await callFloor()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'the floor tool answers n=1');
+await checkAnswersN1(callBare, 'bare tool');
+await checkAnswersN1(callWrapped, 'wrapped tool');
+await checkAnswersN1(callFloor, 'the floor tool');
 
 // The low-level Server (setRequestHandler): the same tools/call handler on a bare server, on one under
 // applyErrorPolicy (default policy) and on one whose request handler has only the floor's `then`, each with its own
@@ -222,11 +227,11 @@ const lowApplied = await lowLevelClient('applied');
 // instance, so the low-level ratio carries instance noise that the McpServer rows, one server, do not)
 const lowBareAgain = await lowLevelClient('bare');
 const lowFloor = await lowLevelClient('floor');
-check(JSON.stringify(await lowBare.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'bare low-level tool answers n=1');
-check(JSON.stringify(await lowApplied.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'low-level tool under applyErrorPolicy answers n=1');
-check(JSON.stringify(await lowApplied.direct()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'the applied request handler, called directly, answers n=1');
+await checkAnswersN1(lowBare.call, 'bare low-level tool');
+await checkAnswersN1(lowApplied.call, 'low-level tool under applyErrorPolicy');
+await checkAnswersN1(lowApplied.direct, 'the applied request handler, called directly,');
 check(lowApplied.low['_requestHandlers'].get('tools/call') !== lowBare.low['_requestHandlers'].get('tools/call'), 'applyErrorPolicy replaced the tools/call request handler');
-check(JSON.stringify(await lowFloor.call()) === JSON.stringify({ content: [{ type: 'text', text: 'n=1' }] }), 'the floor low-level tool answers n=1');
+await checkAnswersN1(lowFloor.call, 'the floor low-level tool');
 
 const args = { n: 1 };
 
