@@ -5,4 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HTTP_TESTS_NODE22=1
+# Every client version and the stdio table too (vitest.config.ts).
+export TEST_SIZE=full
 exec npx -y node@22 node_modules/vitest/vitest.mjs run test/http "$@"

@@ -6,12 +6,13 @@
  * service's request id) and the failure object's correlation id, and no planted secret (sent in headers, URLs and
  * bodies, and echoed back by the fake) reaches the wire or a record, nor any of a proxy's HTML page the wire. The same
  * table runs over stdio in stdio.test.ts.
- * Libraries that need Node 22 skip below it (scripts/test-http-node22.sh runs them).
+ * Libraries that need Node 22 skip below it (scripts/test-http-node22.sh runs them). `npm test` runs the newest
+ * version of each library; `npm run test:heavy` every version (TABLE_VARIANTS).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord, Outcome } from '../../src/index.js';
 import { scrubSecrets } from '../../src/scrub.js';
-import { ALL_SECRETS, NODE_MAJOR, VARIANTS, installedVersion, type Variant } from './support/clients.js';
+import { ALL_SECRETS, NODE_MAJOR, TABLE_VARIANTS, installedVersion, type Variant } from './support/clients.js';
 import { casesOf, expected, type CaseName } from './support/expected.js';
 import { PAGE_CANARY, closedOrigin, startFakeApis, type FakeApis } from './support/fake-apis.js';
 import { connect, type Session } from './support/session.js';
@@ -66,7 +67,7 @@ function suite(variant: Variant): void {
   });
 }
 
-for (const variant of VARIANTS) suite(variant);
+for (const variant of TABLE_VARIANTS) suite(variant);
 
 describe('the Node 22 run', () => {
   it.runIf(process.env['HTTP_TESTS_NODE22'] === '1')('runs on Node 22 or later, so openai 7 and ky 2 are tested', () => {

@@ -22,11 +22,12 @@ export { CallToolResultSchema };
 export const CANARY = 'CANARY-5e1f-hostile-internal';
 
 // ---------------------------------------------------------------------------------------------------------------
-// How many cases: FC_NUM_RUNS is the total of every property of test/security (default 100,000); each property runs
-// its share of it. FC_SEED replays a failure fast-check reported.
+// How many cases: FC_NUM_RUNS is the total of every property of test/security; each property runs its share of it.
+// vitest.config.ts sets it: 5,000 for `npm test`, 100,000 for `npm run test:heavy` and `test:full` (CI runs both).
+// FC_SEED replays a failure fast-check reported.
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Total cases of all properties in test/security (`FC_NUM_RUNS`, default 100,000). */
+/** Total cases of all properties in test/security (`FC_NUM_RUNS`; 100,000 when unset). */
 export const TOTAL_RUNS = readPositiveInt('FC_NUM_RUNS', 100_000);
 
 function readPositiveInt(name: string, fallback: number): number {

@@ -30,7 +30,13 @@ export async function startExample(file: string, env: Record<string, string> = {
   });
   const ended = new Promise((resolve) => transport.stderr?.on('end', resolve));
   const client = new Client({ name: 'example-test', version: '1.0.0' }, clientOptions);
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // A server that exits before it answers leaves only "Connection closed": say what it wrote before it went.
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    throw new Error(`${file} did not start (${String(error)}); its stderr:\n${text}`, { cause: error });
+  }
   return {
     client,
     stderr: () => text,

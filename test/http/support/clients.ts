@@ -236,3 +236,12 @@ export function installedVersion(module: string): string {
 
 /** The running Node.js major version. */
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+/**
+ * The variants the HTTP status table runs: every one at full size (`TEST_SIZE` heavy or full, vitest.config.ts), the
+ * newest version of each library that runs on this Node.js in `npm test`.
+ */
+export const TABLE_VARIANTS: readonly Variant[] =
+  process.env['TEST_SIZE'] === 'quick'
+    ? VARIANTS.filter((variant, i) => variant.nodeMajor <= NODE_MAJOR && !VARIANTS.slice(i + 1).some((later) => later.rules === variant.rules && later.nodeMajor <= NODE_MAJOR))
+    : VARIANTS;
