@@ -53,7 +53,7 @@ const policy = createErrorPolicy({
 
 // 1. Sentry (its mcpServer integration does this at construction when Sentry is loaded first, with `node --import`;
 // a second call is a no-op), 2. the policy, 3. the handlers. Sentry's handler wrappers must sit outside the policy's:
-// inside, Sentry captures the raw error first and ignores the hook's capture of it (docs/sentry.md).
+// inside, Sentry captures the raw error first and ignores the hook's capture of it (docs/observability.md, "Sentry").
 const server = applyErrorPolicy(Sentry.wrapMcpServerWithSentry(new McpServer({ name: 'rates', version: '1.0.0' })), policy);
 
 const rates = new Map([['EUR', 1], ['USD', 1.08]]);

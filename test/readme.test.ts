@@ -1,6 +1,11 @@
-/** Every TypeScript block of the README and of docs/*.md compiles, and the README's quick start is the example a test runs. */
+/**
+ * Every TypeScript block of the README and of docs/*.md compiles, the README's quick start is the example a test runs,
+ * and every relative link of those pages resolves inside the packed package (where a user reads them, in
+ * node_modules/mcp-error-policy), anchors included.
+ */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, posix, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -21,6 +26,57 @@ const docs = readdirSync('docs')
   .map((name) => join('docs', name));
 const readme = tsBlocks('README.md');
 const pages = [{ file: 'README.md', blocks: readme }, ...docs.map((file) => ({ file, blocks: tsBlocks(file) }))];
+
+/** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks), repeated ones numbered as GitHub numbers them. */
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const seen = new Map<string, number>();
+  const result = new Set<string>();
+  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = slug(heading!);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    result.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return result;
+}
+
+/** The relative links of a Markdown file (outside code): `[text](target)`, as `page.md` or `page.md#anchor`. */
+function relativeLinks(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+    .replace(/^ *```[\s\S]*?^ *```/gm, '')
+    .replace(/(`+)[\s\S]*?\1/g, '');
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
+describe('README and docs links', () => {
+  it('resolve to files of the packed package, and to headings of those files', () => {
+    // The file list `npm pack` would put in the tarball (no build: links never point into dist/).
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })) as [
+      { files: { path: string }[] },
+    ];
+    const packed = new Set(pack.files.map((f) => f.path));
+    const broken: string[] = [];
+    for (const file of ['README.md', ...docs]) {
+      for (const link of relativeLinks(file)) {
+        const [path, anchor] = link.split('#') as [string, string | undefined];
+        const target = path === '' ? file : posix.normalize(posix.join(dirname(file), path));
+        if (!packed.has(target)) broken.push(`${file}: ${link} (${target} is not in the package)`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchors(target).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  }, 60_000);
+});
 
 describe('README and docs code', () => {
   it('has TypeScript blocks', () => {
