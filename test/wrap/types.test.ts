@@ -38,6 +38,24 @@ const summarize = withClientVisiblePromptErrors(
   { name: 'summarize', policy },
 );
 
+/** What the SDK v1 and v2 clients have in common for these calls. */
+interface SdkClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }): Promise<unknown>;
+}
+
+/** The wrapped tool's success and its ToolError, and the wrapped prompt, as the client receives them. */
+async function expectToolAndPromptAnswers(client: SdkClient): Promise<void> {
+  expect(await client.callTool({ name: 'get_sheet', arguments: { id: 'a1' } })).toEqual({ content: [{ type: 'text', text: 'sheet a1' }] });
+  expect(await client.callTool({ name: 'get_sheet', arguments: { id: '' } })).toMatchObject({
+    isError: true,
+    content: [{ type: 'text', text: 'Error executing tool get_sheet: Sheet id must not be empty' }],
+  });
+  expect(await client.getPrompt({ name: 'summarize', arguments: { sheet: 'q3' } })).toEqual({
+    messages: [{ role: 'user', content: { type: 'text', text: 'summarize q3' } }],
+  });
+}
+
 describe('a handler wrapped on its own', () => {
   it('keeps its annotated parameter and return types', () => {
     expectTypeOf(getSheet).parameter(0).toEqualTypeOf<{ id: string }>();
@@ -85,14 +103,8 @@ describe('a handler wrapped on its own', () => {
     server.registerPrompt('summarize', { argsSchema: { sheet: z.string() } }, summarize);
     const session = await link(server, new ClientV1({ name: 'c', version: '1.0.0' }), InMemoryTransportV1.createLinkedPair());
     try {
-      expect(await session.client.callTool({ name: 'get_sheet', arguments: { id: 'a1' } })).toEqual({ content: [{ type: 'text', text: 'sheet a1' }] });
-      const refused = await session.client.callTool({ name: 'get_sheet', arguments: { id: '' } });
-      expect(refused.isError).toBe(true);
-      expect(refused.content).toEqual([{ type: 'text', text: 'Error executing tool get_sheet: Sheet id must not be empty' }]);
+      await expectToolAndPromptAnswers(session.client);
       expect(await session.client.readResource({ uri: 'sheet://q3' })).toEqual({ contents: [{ uri: 'sheet://q3', text: 'read sheet://q3' }] });
-      expect(await session.client.getPrompt({ name: 'summarize', arguments: { sheet: 'q3' } })).toEqual({
-        messages: [{ role: 'user', content: { type: 'text', text: 'summarize q3' } }],
-      });
     } finally {
       await session.close();
     }
@@ -104,13 +116,7 @@ describe('a handler wrapped on its own', () => {
     server.registerPrompt('summarize', { argsSchema: z.object({ sheet: z.string() }) }, summarize);
     const session = await link(server, new ClientV2({ name: 'c', version: '1.0.0' }), InMemoryTransportV2.createLinkedPair());
     try {
-      expect(await session.client.callTool({ name: 'get_sheet', arguments: { id: 'a1' } })).toEqual({ content: [{ type: 'text', text: 'sheet a1' }] });
-      const refused = await session.client.callTool({ name: 'get_sheet', arguments: { id: '' } });
-      expect(refused.isError).toBe(true);
-      expect(refused.content).toEqual([{ type: 'text', text: 'Error executing tool get_sheet: Sheet id must not be empty' }]);
-      expect(await session.client.getPrompt({ name: 'summarize', arguments: { sheet: 'q3' } })).toEqual({
-        messages: [{ role: 'user', content: { type: 'text', text: 'summarize q3' } }],
-      });
+      await expectToolAndPromptAnswers(session.client);
     } finally {
       await session.close();
     }
