@@ -28,6 +28,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { z } from 'zod';
 import { buildPackage, ROOT } from './support/build.mjs';
+import { BUNDLED_APPS, bundledSize } from './support/bundle.mjs';
 import { interleave, median } from './support/interleave.mjs';
 import { captureRealErrors, PLANTED_TOKEN } from './support/real-errors.mjs';
 import { measureTelemetry } from './support/telemetry.mjs';
@@ -59,6 +60,8 @@ const GOALS = {
   /** Classification is linear in the chain's length: the cost per error of a 64-deep chain at most this times a 16-deep one's. */
   chainLinearity: 1.5,
   startupAddedMs: 2,
+  /** What a server bundled with applyErrorPolicy carries of the package: esbuild, minified, gzipped (bench/support/bundle.mjs). */
+  bundledServerBytes: 12_000,
   /** The packed-tarball budget, as scripts/check-package.sh checks it (`max_bytes=`). */
   packedBytes: Number(/^max_bytes=(\d+)$/m.exec(readFileSync(new URL('../scripts/check-package.sh', import.meta.url), 'utf8'))?.[1]),
 };
@@ -446,6 +449,8 @@ function withChunks(file) {
   const chunks = [...text.matchAll(/(?:from\s+|require\()["'](\.{1,2}\/[^"']+)["']/g)].map((m) => join(dir, m[1] ?? '').replaceAll('\\', '/'));
   return [file, ...new Set(chunks)];
 }
+note('size: one-line apps bundled with esbuild (minified, gzipped)');
+const bundled = await Promise.all(BUNDLED_APPS.map(async (app) => ({ ...app, ...(await bundledSize(app.source)) })));
 const entryFiles = [
   'dist/index.mjs',
   'dist/index.cjs',
@@ -572,6 +577,15 @@ for (const file of entryFiles) {
   const files = withChunks(file);
   const total = files.reduce((sum, f) => sum + gzipped(f), 0);
   row(`size: ${file} gzip${files.length > 1 ? ` (+${files.length - 1} chunk)` : ''}`, kb(total), `${kb(gzipped(file))} without chunks`, undefined);
+}
+for (const app of bundled) {
+  const isServer = app.label.includes('applyErrorPolicy');
+  row(
+    `size: ${app.label}, bundled (esbuild, minified) gzip`,
+    kb(app.gzipped),
+    `${kb(app.bytes)} minified${isServer ? ` / goal < ${kb(GOALS.bundledServerBytes)}` : ''}`,
+    isServer ? app.gzipped < GOALS.bundledServerBytes : undefined,
+  );
 }
 
 const header = /** @type {const} */ (['case', 'median', 'ratio vs bare / goal', 'pass/fail']);

@@ -23,7 +23,7 @@ export { withClientVisibleErrors, toToolResult } from './wrap/tool.js';
 export type { ToolErrorResult } from './wrap/tool.js';
 export { withClientVisibleResourceErrors } from './wrap/resource.js';
 export { withClientVisiblePromptErrors } from './wrap/prompt.js';
-export type { WrapOptions } from './wrap/options.js';
+export type { Annotate_the_handler_arguments__e_g__async_args_id_string, WrapOptions, WrappableHandler } from './wrap/options.js';
 export { applyErrorPolicy } from './server.js';
 export type { LowLevelServerLike, McpServerLike } from './server.js';
 export type { FastMcpLike } from './adapters/fastmcp.js';

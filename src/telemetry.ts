@@ -22,6 +22,7 @@ import { CALLER_ERROR_CODES, INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from
 import { protocolVersionOf } from './sdk.js';
 import { callState, handledIn, keepFirst, observe, requestOf } from './wrap/calls.js';
 import { failedCallText, firstTextOf } from './wrap/meta.js';
+import { ENVELOPE_VERSION } from './wrap/sign-in.js';
 
 /** The core's side of one call: the implementation's handle, and what inner wrappers learnt. */
 interface Trace {
@@ -45,9 +46,6 @@ const TRACE = Symbol('mcp-error-policy.trace');
 function traceOfHandle(handle: TelemetryCallHandle | undefined): Trace | undefined {
   return (handle as { [TRACE]?: Trace } | undefined)?.[TRACE];
 }
-
-/** The protocol version in a 2026-07-28 request's `_meta` envelope. */
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /** Longest trace-context value read from `_meta`. */
 const MAX_CARRIER_VALUE = 1024;
@@ -169,7 +167,7 @@ function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, { kind, name
   const sessionId = readString(request, 'sessionId');
   if (sessionId !== undefined && sessionId !== '') call.sessionId = sessionId.slice(0, MAX_NAME_LENGTH);
   // the request's own revision (2026-07-28 envelope) when the caller does not know the negotiated one
-  const version = protocolVersion ?? readString(v2 ? readProp(mcpReq, '_meta') : readProp(request, '_meta'), PROTOCOL_VERSION_KEY);
+  const version = protocolVersion ?? readString(v2 ? readProp(mcpReq, '_meta') : readProp(request, '_meta'), ENVELOPE_VERSION);
   if (version !== undefined) call.protocolVersion = version.slice(0, 64);
   let handle: TelemetryCallHandle | undefined;
   try {

@@ -3,6 +3,31 @@ import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { isRecord } from '../kit/read.js';
 import type { GuardOptions } from './guard.js';
 
+/**
+ * The type an argument of a wrapped handler gets when it has no annotation and no registration gives it one: a wrapper
+ * called outside `registerTool(name, config, …)` (and its resource and prompt twins) has no schema to infer the
+ * arguments from. Reading anything from such an argument fails to compile at once, with this type's name in the
+ * message, instead of the argument silently being `never`. Annotate the arguments, or wrap inside the registration.
+ * @example
+ * ```ts
+ * // Property 'id' does not exist on type 'Annotate_the_handler_arguments__e_g__async_args_id_string'
+ * // const getSheet = withClientVisibleErrors(async ({ id }) => …);
+ * const getSheet = withClientVisibleErrors(async ({ id }: { id: string }) => ({ content: [{ type: 'text' as const, text: id }] }));
+ * ```
+ */
+// An empty interface on purpose: every argument type but null and undefined is assignable to it, so any annotated
+// handler fits the wrappers' bound, and its name is the message.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Annotate_the_handler_arguments__e_g__async_args_id_string {}
+
+/**
+ * The handlers a wrapper takes: any function. Declared as a method, so that its parameters are compared both ways
+ * (any annotated parameter type fits), while an unannotated argument of a handler wrapped outside a registration gets
+ * {@link Annotate_the_handler_arguments__e_g__async_args_id_string}; inside a registration the SDK's callback type
+ * gives the arguments their types.
+ */
+export type WrappableHandler = { handler(...args: Annotate_the_handler_arguments__e_g__async_args_id_string[]): unknown }['handler'];
+
 /** Options of the wrappers. Any other option name makes the wrapper throw a `TypeError` naming it, at once. */
 export interface WrapOptions {
   /**

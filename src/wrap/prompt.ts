@@ -1,6 +1,6 @@
 /** Prompts: failures become JSON-RPC errors, as for resources. */
 import { guard } from './guard.js';
-import { readWrapOptions, type WrapOptions } from './options.js';
+import { readWrapOptions, type WrapOptions, type WrappableHandler } from './options.js';
 import { rpcShape } from './rpc-error.js';
 
 const promptShape = rpcShape('prompt');
@@ -19,6 +19,6 @@ const promptShape = rpcShape('prompt');
  * );
  * ```
  */
-export function withClientVisiblePromptErrors<H extends (...args: never[]) => unknown>(callback: H, options?: WrapOptions): H {
+export function withClientVisiblePromptErrors<H extends WrappableHandler>(callback: H, options?: WrapOptions): H {
   return guard(callback, promptShape, readWrapOptions(callback, options, 'callback'));
 }

@@ -4,7 +4,7 @@
  */
 import { readProp, readString } from '../kit/read.js';
 import { guard } from './guard.js';
-import { readWrapOptions, type WrapOptions } from './options.js';
+import { readWrapOptions, type WrapOptions, type WrappableHandler } from './options.js';
 import { rpcShape } from './rpc-error.js';
 
 /**
@@ -39,6 +39,6 @@ const resourceShape = rpcShape('resource', uriFromArgs);
  * );
  * ```
  */
-export function withClientVisibleResourceErrors<H extends (...args: never[]) => unknown>(readCallback: H, options?: WrapOptions): H {
+export function withClientVisibleResourceErrors<H extends WrappableHandler>(readCallback: H, options?: WrapOptions): H {
   return guard(readCallback, resourceShape, readWrapOptions(readCallback, options, 'readCallback'));
 }

@@ -33,8 +33,8 @@ export class SignInRequired extends Error {
 
 /** The first protocol revision that answers a sign-in with an input-required result (revisions sort as dates). */
 const FIRST_INPUT_REQUIRED_REVISION = '2026-07-28';
-/** The keys of the 2026-07-28 request envelope in `params._meta`. */
-const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
+/** The keys of the 2026-07-28 request envelope in `params._meta` (the protocol version's is telemetry's too). */
+export const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const ENVELOPE_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** How a sign-in reaches the client of a request: as the -32042 error, as an input-required result, or not at all. */

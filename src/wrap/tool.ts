@@ -13,7 +13,7 @@ import { markAnswer } from './calls.js';
 import { callFacts } from './sign-in.js';
 import { guard, type WireShape } from './guard.js';
 import { crashText, failedCallText, firstTextOf, toolMeta } from './meta.js';
-import { readWrapOptions, type WrapOptions } from './options.js';
+import { readWrapOptions, type WrapOptions, type WrappableHandler } from './options.js';
 import { PolicyRpcError } from './rpc-error.js';
 
 /** The isError result a failed tool call returns. */
@@ -69,7 +69,7 @@ const toolShape: WireShape<ToolErrorResult> = {
  * );
  * ```
  */
-export function withClientVisibleErrors<H extends (...args: never[]) => unknown>(handler: H, options?: WrapOptions): H {
+export function withClientVisibleErrors<H extends WrappableHandler>(handler: H, options?: WrapOptions): H {
   return guard(handler, toolShape, readWrapOptions(handler, options, 'handler'));
 }
 
