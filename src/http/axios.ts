@@ -1,12 +1,14 @@
 /**
  * axios 1.x: `AxiosError` (any copy: recognised by its own `isAxiosError: true` and its name, never `instanceof`).
  * An error with a response is an HTTP failure of whatever service axios called: the text names the method and URL
- * (`baseURL` joined as axios joins it, credentials redacted) and the message of a JSON error body. Without a response,
+ * (`baseURL` joined as axios joins it, credentials redacted) and the message of a JSON error body. A 2xx answer that
+ * axios failed to parse as JSON (`responseType: 'json'` with `transitional.silentJSONParsing: false`: an HTML page sent
+ * with 200) says the answer was not JSON, as Stripe's does, and never shows the page (axios puts its head in `message`). Without a response,
  * network failures carry their system code on the AxiosError itself (the core `network` rule takes them); timeouts are
  * `ECONNABORTED` with axios's own words, which the core rule would call an aborted connection, so a rule here says so.
  * The request config (with the `Authorization` header) is never read beyond `method`, `url` and `baseURL`.
  */
-import { isHttpStatus } from '../kit/http.js';
+import { NOT_JSON, httpAnswerOf } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
@@ -41,10 +43,13 @@ function urlOf(config: unknown): string | undefined {
 /** The failure an AxiosError with a response describes, or `undefined`. */
 export function axiosFailureOf(error: unknown): HttpFailure | undefined {
   if (!isAxiosError(error)) return undefined;
-  const response = readProp(error, 'response');
-  const status = readProp(response, 'status');
-  if (!isHttpStatus(status) || status < 300) return undefined;
+  const answer = httpAnswerOf(error);
+  if (answer === undefined) return undefined;
   const config = readProp(error, 'config');
+  // a 2xx answer that was not JSON (`responseType: 'json'` without silent parsing): what it most likely was
+  if (answer.status === undefined) return { service: 'HTTP', ...answer, message: NOT_JSON, method: methodOf(config), url: urlOf(config) };
+  const response = readProp(error, 'response');
+  const { status } = answer;
   const headers = readProp(response, 'headers');
   const { message, code } = bodyText(readProp(response, 'data'));
   return {

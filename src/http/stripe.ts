@@ -14,16 +14,13 @@
  * Without a response: `StripeConnectionError` keeps the underlying failure in `detail` (not `cause`, where the core
  * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
  */
-import { isHttpStatus } from '../kit/http.js';
+import { NOT_JSON, isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, networkText, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped } from './headers.js';
 
 const SERVICE = 'Stripe API';
-
-/** What the client is told of an answer that was not JSON. */
-const NOT_JSON = "The service's answer was not JSON (most likely a proxy's or gateway's error page)";
 
 /** True for a `StripeError` of any copy: `type` `Stripe…Error` and an object `raw`. */
 export function isStripeError(error: unknown): boolean {

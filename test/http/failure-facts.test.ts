@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classifyError, createErrorPolicy, type ErrorRule } from '../../src/index.js';
-import { failureFacts, failureText, type HttpFailure } from '../../src/http/failure.js';
+import { httpFailureFacts as failureFacts } from '../../src/kit/http.js';
+import { failureText, type HttpFailure } from '../../src/http/failure.js';
 import { rateLimitResetMs } from '../../src/http/headers.js';
 import { retryAfterMsOf } from '../../src/kit/http.js';
 
