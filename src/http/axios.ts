@@ -16,11 +16,15 @@ import { bodyText } from './body.js';
 import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
 import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
-/** True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, `name` `AxiosError`, an object `config`. */
+/**
+ * True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, an object `config`, and `name` `AxiosError`
+ * (or `SyntaxError` with code `ERR_BAD_RESPONSE`: `AxiosError.from` keeps the name of the JSON parser's error).
+ */
 export function isAxiosError(error: unknown): boolean {
+  const name = readString(error, 'name');
   return (
     readProp(error, 'isAxiosError') === true &&
-    readString(error, 'name') === 'AxiosError' &&
+    (name === 'AxiosError' || (name === 'SyntaxError' && readString(error, 'code') === 'ERR_BAD_RESPONSE')) &&
     isObjectLike(readProp(error, 'config'))
   );
 }
