@@ -8,12 +8,12 @@
  * `ECONNABORTED` with axios's own words, which the core rule would call an aborted connection, so a rule here says so.
  * The request config (with the `Authorization` header) is never read beyond `method`, `url` and `baseURL`.
  */
-import { NOT_JSON, httpAnswerOf } from '../kit/http.js';
+import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
-import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
+import { TIMEOUT_FACTS, failureRules, notJsonFailure, type HttpFailure } from './failure.js';
 import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
 /**
@@ -47,13 +47,15 @@ function urlOf(config: unknown): string | undefined {
 /** The failure an AxiosError with a response describes, or `undefined`. */
 export function axiosFailureOf(error: unknown): HttpFailure | undefined {
   if (!isAxiosError(error)) return undefined;
-  const answer = httpAnswerOf(error);
-  if (answer === undefined) return undefined;
   const config = readProp(error, 'config');
-  // a 2xx answer that was not JSON (`responseType: 'json'` without silent parsing): what it most likely was
-  if (answer.status === undefined) return { service: 'HTTP', ...answer, message: NOT_JSON, method: methodOf(config), url: urlOf(config) };
   const response = readProp(error, 'response');
-  const { status } = answer;
+  const status = readProp(response, 'status');
+  if (!isHttpStatus(status) || status < 200) return undefined;
+  if (status < 300) {
+    // a 2xx answer axios could not parse (`responseType: 'json'` without silent parsing): what it most likely was
+    const notJson = readString(readProp(error, 'cause'), 'name') === 'SyntaxError';
+    return notJson ? notJsonFailure('HTTP', { method: methodOf(config), url: urlOf(config) }) : undefined;
+  }
   const headers = readProp(response, 'headers');
   const { message, code } = bodyText(readProp(response, 'data'));
   return {

@@ -37,6 +37,15 @@ export interface HttpFailure extends HttpFacts {
   readonly inBody?: boolean | undefined;
 }
 
+/**
+ * A 2xx answer the client could not parse as JSON (an HTML page from a proxy or gateway, sent with 200), or an answer
+ * that was not JSON whose status the client kept not (Stripe): `<Service> ... failed: The service's answer was not
+ * JSON (most likely a proxy's or gateway's error page)`, failure code `unavailable`, retryable, access-log status 502.
+ */
+export function notJsonFailure(service: string, known: Pick<HttpFailure, 'method' | 'url' | 'requestId'>): HttpFailure {
+  return { service, status: undefined, code: 'unavailable', retryable: true, message: "The service's answer was not JSON (most likely a proxy's or gateway's error page)", ...known };
+}
+
 /** An identifier-shaped service code (`not_found_error`, `ThrottlingException`, `validation_error`), or `undefined`. */
 export function serviceCode(value: unknown): string | undefined {
   return typeof value === 'string' && /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(value) ? value : undefined;

@@ -39,3 +39,29 @@ export function secondsAsMs(seconds: unknown): number | undefined {
   const value = typeof seconds === 'string' && /^\d{1,12}$/.test(seconds) ? Number(seconds) : seconds;
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value * 1000) : undefined;
 }
+
+/** A duration as OpenAI writes its resets (`6m0s`, `1.5s`, `20ms`, `1h2m3s`). */
+const DURATION = /^(?:(\d{1,4})h)?(?:(\d{1,4})m(?!s))?(?:(\d{1,6}(?:\.\d{1,6})?)s)?(?:(\d{1,9})ms)?$/;
+
+/** Milliseconds of a duration header (`6m0s`), or `undefined`. */
+export function durationMs(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  const match = text === undefined || text === '' ? null : DURATION.exec(text);
+  if (match === null) return undefined;
+  const [, h = '0', m = '0', s = '0', ms = '0'] = match;
+  return Math.ceil(((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms));
+}
+
+/**
+ * OpenAI's rate-limit reset, for a 429 without `Retry-After`: the later of `x-ratelimit-reset-requests` and
+ * `x-ratelimit-reset-tokens`, durations (`6m0s`, `1.5s`, `20ms`); `undefined` when neither holds one.
+ * @example
+ * ```ts
+ * durationResetMs(new Headers({ 'x-ratelimit-reset-requests': '6m0s', 'x-ratelimit-reset-tokens': '20ms' })); // 360000
+ * ```
+ */
+export function durationResetMs(headers: unknown): number | undefined {
+  const requests = durationMs(headerOf(headers, 'x-ratelimit-reset-requests'));
+  const tokens = durationMs(headerOf(headers, 'x-ratelimit-reset-tokens'));
+  return requests === undefined ? tokens : Math.max(requests, tokens ?? 0);
+}

@@ -14,10 +14,10 @@
  * Without a response: `StripeConnectionError` keeps the underlying failure in `detail` (not `cause`, where the core
  * rules look), `ETIMEDOUT` for its own timeout and the system code (`ECONNREFUSED`) otherwise; two rules here read it.
  */
-import { NOT_JSON, isHttpStatus } from '../kit/http.js';
+import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, networkText, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, notJsonFailure, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped } from './headers.js';
 
 const SERVICE = 'Stripe API';
@@ -35,7 +35,7 @@ export function stripeFailureOf(error: unknown): HttpFailure | undefined {
   const raw = readProp(error, 'raw');
   if (status === undefined && readString(error, 'type') === 'StripeAPIError' && readString(readProp(raw, 'exception'), 'name') === 'SyntaxError') {
     // No status to read a code from: `unavailable` (the text shows no code without a status), retryable.
-    return { service: SERVICE, status: undefined, code: 'unavailable', retryable: true, message: NOT_JSON, requestId: requestIdShaped(readProp(error, 'requestId')) };
+    return notJsonFailure(SERVICE, { requestId: requestIdShaped(readProp(error, 'requestId')) });
   }
   if (!isHttpStatus(status) || status < 300) return undefined;
   const headers = readProp(error, 'headers');

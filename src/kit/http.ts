@@ -170,30 +170,16 @@ const RESET_NUMBER = /^\d{1,13}(?:\.\d{1,6})?$/;
 /** A time from this one on (in milliseconds, September 2001) is a point in time; below it, a time to wait. */
 const EPOCH_MS = 1e12;
 
-/** A duration as OpenAI writes its resets (`6m0s`, `1.5s`, `20ms`, `1h2m3s`). */
-const DURATION = /^(?:(\d{1,4})h)?(?:(\d{1,4})m(?!s))?(?:(\d{1,6}(?:\.\d{1,6})?)s)?(?:(\d{1,9})ms)?$/;
-
-/** Milliseconds of a duration header (`6m0s`), or `undefined`. */
-function durationMs(value: string | undefined): number | undefined {
-  const text = value?.trim();
-  const match = text === undefined || text === '' ? null : DURATION.exec(text);
-  if (match === null) return undefined;
-  const [, h = '0', m = '0', s = '0', ms = '0'] = match;
-  return Math.ceil(((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms));
-}
-
 /**
  * Milliseconds until a rate limit resets, from the first of `x-ratelimit-reset-ms`, `x-ratelimit-reset` (seconds) and
  * `ratelimit-reset` (the IETF draft's seconds) that holds a number: a point in time (epoch seconds or milliseconds, as
  * GitHub writes it) counted from the response's `Date` header (else the local clock), or a time to wait (a value below
- * September 2001 as an epoch time: the draft's delta seconds, and services that write one in `x-ratelimit-reset`);
- * else the later of OpenAI's `x-ratelimit-reset-requests` and `x-ratelimit-reset-tokens` (durations: `6m0s`, `20ms`).
+ * September 2001 as an epoch time: the draft's delta seconds, and services that write one in `x-ratelimit-reset`).
  * Never negative; bounding (a day at most) is the policy's. Read only for a response that is a rate limit: the headers
  * come with every response of many services.
  * @example
  * ```ts
  * rateLimitResetMs(new Headers({ 'ratelimit-reset': '45' })); // 45000
- * rateLimitResetMs(new Headers({ 'x-ratelimit-reset-requests': '6m0s' })); // 360000
  * ```
  */
 export function rateLimitResetMs(headers: unknown): number | undefined {
@@ -203,9 +189,7 @@ export function rateLimitResetMs(headers: unknown): number | undefined {
     const ms = Number(value) * unit;
     return Math.ceil(Math.max(0, ms >= EPOCH_MS ? ms - responseTimeOf(headers) : ms));
   }
-  const requests = durationMs(headerOf(headers, 'x-ratelimit-reset-requests'));
-  const tokens = durationMs(headerOf(headers, 'x-ratelimit-reset-tokens'));
-  return requests === undefined ? tokens : Math.max(requests, tokens ?? 0);
+  return undefined;
 }
 
 /**
@@ -302,36 +286,17 @@ export function httpLevel(status: number | undefined): 'info' | 'warn' {
   return status === 400 || status === 404 || status === 409 || status === 410 || status === 422 ? 'info' : 'warn';
 }
 
-/** What a failure's text says of an answer that was not JSON. */
-export const NOT_JSON = "The service's answer was not JSON (most likely a proxy's or gateway's error page)";
-
-/** True when `error`, or its `cause`, is the JSON parser's `SyntaxError`. */
-function isParseFailure(error: unknown): boolean {
-  return readString(error, 'name') === 'SyntaxError' || readString(readProp(error, 'cause'), 'name') === 'SyntaxError';
-}
-
 /**
  * The failed answer of any HTTP client, read by shape, or `undefined`: a status from 300 up (`status`, else
- * `statusCode`) beside an object `headers`, on the error's `response` (axios, gaxios, ky, ofetch, Octokit, got) or on
- * the error itself (a thrown fetch `Response`, the OpenAI and Anthropic SDKs, Stripe, Notion, Slack, Microsoft Graph),
- * or the AWS SDK v3's `$metadata.httpStatusCode` with its `$fault` or `$response`. An answer with a 2xx status that the
- * client failed to parse as JSON (a `SyntaxError`, as the error or its `cause`: an HTML page sent with 200) is
- * `{ status: undefined, code: 'unavailable', retryable: true }`, as Stripe's rules read it.
+ * `statusCode`) beside an object `headers`, on the error's `response` (axios, gaxios, ky, ofetch, Octokit, got), its
+ * hidden `$response` (the AWS SDK v3) or the error itself (a thrown fetch `Response`, the OpenAI and Anthropic SDKs,
+ * Stripe, Notion, Slack, Microsoft Graph).
  */
-export function httpAnswerOf(error: unknown): HttpFacts | undefined {
-  const response = readProp(error, '$response');
-  const aws = readProp(readProp(error, '$metadata'), 'httpStatusCode');
-  const answers: readonly (readonly [unknown, unknown])[] = [
-    [readProp(error, 'response'), undefined],
-    [error, undefined],
-    [isObjectLike(response) || readString(error, '$fault') !== undefined ? response : undefined, aws],
-  ];
-  for (const [holder, given] of answers) {
-    const status = given ?? readProp(holder, 'status') ?? readProp(holder, 'statusCode');
+export function httpAnswerOf(error: unknown): { readonly status: number; readonly headers: object } | undefined {
+  for (const holder of [readProp(error, 'response'), readProp(error, '$response'), error]) {
+    const status = readProp(holder, 'status') ?? readProp(holder, 'statusCode');
     const headers = readProp(holder, 'headers');
-    if (!isHttpStatus(status) || (given === undefined && !isObjectLike(headers))) continue;
-    if (status >= 300) return { status, headers };
-    if (status >= 200 && isParseFailure(error)) return { status: undefined, code: 'unavailable', retryable: true };
+    if (isHttpStatus(status) && status >= 300 && isObjectLike(headers)) return { status, headers };
   }
   return undefined;
 }

@@ -91,13 +91,12 @@ describe('axios (CommonJS) under the one line alone: status and retry delay, nev
   });
 
   const ROWS = [
-    ['missing', 'HTTP request failed with 404 Not Found', { code: 'not_found', retryable: false }, 'info'],
-    ['invalid', 'HTTP request failed with 422 Unprocessable Content', { code: 'invalid_request', retryable: false }, 'info'],
-    ['busy', 'HTTP request failed with 429 Too Many Requests. Retry after 30 s.', { code: 'rate_limited', retryable: true, retryAfterMs: 30_000 }, 'warn'],
-    ['broken', 'HTTP request failed with 500 Internal Server Error', { code: 'server_error', retryable: true }, 'warn'],
-    ['gateway', 'HTTP request failed with 502 Bad Gateway', { code: 'unavailable', retryable: true }, 'warn'],
-    ['maintenance', 'HTTP request failed with 503 Service Unavailable. Retry after 45 s.', { code: 'unavailable', retryable: true, retryAfterMs: 45_000 }, 'warn'],
-    ['page', "HTTP request failed: The service's answer was not JSON (most likely a proxy's or gateway's error page)", { code: 'unavailable', retryable: true }, 'warn'],
+    ['missing', 'HTTP request failed with status 404', { code: 'not_found', retryable: false }, 'info'],
+    ['invalid', 'HTTP request failed with status 422', { code: 'invalid_request', retryable: false }, 'info'],
+    ['busy', 'HTTP request failed with status 429. Retry after 30 s.', { code: 'rate_limited', retryable: true, retryAfterMs: 30_000 }, 'warn'],
+    ['broken', 'HTTP request failed with status 500', { code: 'server_error', retryable: true }, 'warn'],
+    ['gateway', 'HTTP request failed with status 502', { code: 'unavailable', retryable: true }, 'warn'],
+    ['maintenance', 'HTTP request failed with status 503. Retry after 45 s.', { code: 'unavailable', retryable: true, retryAfterMs: 45_000 }, 'warn'],
   ] as const;
 
   it.each(ROWS)('%s: %s', async (id, text, failure, level) => {
@@ -108,14 +107,27 @@ describe('axios (CommonJS) under the one line alone: status and retry delay, nev
     // One record on stderr, at the level of its kind: the caller's 4xx one line without a stack, the rest with it.
     const log = written.join('');
     const lines = log.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\[mcp-error-policy\\] ${level.toUpperCase()} tool "get_item" failed \\(rule http-status: GET http://127\\.0\\.0\\.1:${fake.port}/items/${id}\\?api_key=\\[REDACTED\\] -> `));
-    expect(lines[0]).toContain(`(correlation ${meta[FAILURE_KEY]?.correlationId ?? 'none'})`);
+    const code = /status (\d{3})/.exec(text)?.[1];
+    const head = `[mcp-error-policy] ${level.toUpperCase()} tool "get_item" failed`;
+    const correlation = `(correlation ${meta[FAILURE_KEY]?.correlationId ?? 'none'})`;
+    // With strict JSON parsing, axios throws the parser's error (its name kept) for any HTML page, whatever the status.
+    const thrown = ['gateway', 'maintenance'].includes(id)
+      ? `SyntaxError ${JSON.stringify(`Unexpected token '<', "<html><bod"... is not valid JSON`)}`
+      : `AxiosError "Request failed with status code ${code ?? ''}"`;
+    expect(lines[0]).toBe(`${head} (rule http-status: -> ${code ?? ''}): ${thrown} ${correlation}`);
     if (level === 'info') expect(lines).toHaveLength(1);
     else expect(lines.slice(1).some((line) => /^\s+at /.test(line))).toBe(true);
     // The wire holds no body, no loopback host or port, no key.
     const wire = JSON.stringify(result);
     for (const leak of [BODY_CANARY, '127.0.0.1', String(fake.port), API_KEY, 'E_FAKE']) expect(wire).not.toContain(leak);
     expect(log).not.toContain(API_KEY);
+  });
+
+  it('an HTML page sent with 200 is no HTTP status failure: a crash under the core rules (httpRules read it), its page unseen', async () => {
+    const { value: result, written } = await withStderr(() => session.client.callTool({ name: 'get_item', arguments: { id: 'page' } }));
+    expect({ isError: result.isError, text: textOf(result) }).toEqual({ isError: true, text: expect.stringMatching(/^Error executing tool get_item \(reference [0-9a-f]{12}\)$/) });
+    expect(written.join('')).toMatch(/^\[mcp-error-policy\] ERROR tool "get_item" crashed/);
+    expect(JSON.stringify(result)).not.toContain(BODY_CANARY);
   });
 });
 
