@@ -201,17 +201,19 @@ describe('what the fetch rules leave to others', () => {
     expect(c.kind === 'anticipated' && c.message).toBe('HTTP /moved?token=[REDACTED] failed with 302');
   });
 
-  it('ignores Response look-alikes missing a part: ok, headers.get, url or type', () => {
+  it('ignores Response look-alikes missing a part: ok, headers.get, url or type (the core rule sees a status and headers)', () => {
     const base = { status: 404, ok: false, headers: new Headers(), url: 'https://x.test/a', type: 'basic' };
-    expect(classifyError(base, policy).kind).toBe('anticipated');
-    for (const broken of [
-      { ...base, ok: undefined },
-      { ...base, headers: {} },
-      { ...base, url: undefined },
-      { ...base, type: undefined },
-      { ...base, status: '404' },
-    ]) {
-      expect(classifyError(broken, policy).kind).toBe('crash');
+    const ruleOf = (value: unknown): string | undefined => {
+      const c = classifyError(value, policy);
+      return c.kind === 'anticipated' ? c.rule.name : c.kind;
+    };
+    expect(ruleOf(base)).toBe('fetch-http-error');
+    // Without a fetch Response's whole shape, the fetch rules leave it: a numeric status beside headers is the core
+    // http-status rule's (the status alone), anything less a crash.
+    for (const broken of [{ ...base, ok: undefined }, { ...base, headers: {} }, { ...base, url: undefined }, { ...base, type: undefined }]) {
+      expect(ruleOf(broken)).toBe('http-status');
     }
+    expect(ruleOf({ ...base, status: '404' })).toBe('crash');
+    expect(ruleOf({ ...base, headers: undefined })).toBe('crash');
   });
 });
