@@ -141,7 +141,7 @@ export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFac
       rule,
       message,
       status: statusOfRule(rule, matched, reauthorize),
-      level: rule.level ?? 'warn',
+      level: valueFor(rule.level, matched) === 'info' ? 'info' : 'warn',
       reauthorize,
       code: rule.code ?? INTERNAL_ERROR_CODE,
       error,

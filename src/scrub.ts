@@ -22,7 +22,7 @@ const SECRET_KEYS =
  * JWTs, Stripe (`sk_live_`, `rk_test_`, `whsec_`), OpenAI and Anthropic (`sk-`), Slack, GitHub, Notion, GitLab, npm,
  * Hugging Face, Linear, Shopify, SendGrid, Twilio API keys, Databricks, Doppler, PyPI, DigitalOcean, Postman,
  * Atlassian, Groq, Sentry, Grafana, HashiCorp Vault, Supabase, Replicate, New Relic, Figma, Square, Mailgun, Pulumi,
- * xAI, Perplexity and age. Each is long enough that no word is taken for one.
+ * xAI, Perplexity and age (Azure AD client secrets, `xxx8Q~…`, have a pattern of their own). Each is long enough that no word is taken for one.
  */
 const PREFIXED_TOKENS = [
   'GOCSPX-[A-Za-z0-9_-]+',
@@ -138,6 +138,8 @@ function scrubbing(): Scrubbing {
         new RegExp(`(?<![A-Za-z0-9_-])(?:${PREFIXED_TOKENS})|ya29\\.[A-Za-z0-9._-]+|1\\/\\/[A-Za-z0-9._-]{6,}|AIza[A-Za-z0-9_-]{20,}|(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'g'),
         REDACTED,
       ],
+      // Azure AD (Entra ID) client secrets: three characters, a digit, `Q~`, then 31 to 34 more (gitleaks' shape).
+      [/(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,}/g, REDACTED, /\dQ~/],
       // Userinfo in URLs: scheme://user:password@host (the user may be empty).
       [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi, `$1${REDACTED}@`, /@/],
     ],
@@ -162,6 +164,7 @@ function scrubbing(): Scrubbing {
         `x(?:ox[abeoprs]-|app-|ai-)`,
         'ya29\\.',
         '1//',
+        '\\dq~',
         '-----begin',
         '[*•]{3}',
         '://[^/\\s:@]*:[^/\\s@]+@',

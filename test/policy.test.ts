@@ -8,7 +8,7 @@ describe('createErrorPolicy', () => {
     const policy = createErrorPolicy();
     expect(Object.isFrozen(policy)).toBe(true);
     expect(Object.isFrozen(policy.rules)).toBe(true);
-    expect(policy.rules.map((r) => r.name)).toEqual(['network', 'timeout', 'abort', 'file-system']);
+    expect(policy.rules.map((r) => r.name)).toEqual(['network', 'timeout', 'abort', 'http-status', 'file-system']);
     expect(policy.maxMessageLength).toBe(DEFAULT_MAX_MESSAGE_LENGTH);
     expect(defaultPolicy.rules.map((r) => r.name)).toEqual(coreRules.map((r) => r.name));
   });
@@ -21,7 +21,7 @@ describe('createErrorPolicy', () => {
     ['rules[0].name', { rules: [{ predicate: () => false }] }, 'Expected `rules[0].name` to be a non-empty string, got undefined'],
     ['rules[0].predicate', { rules: [{ name: 'x' }] }, 'Expected `rules[0].predicate` to be a function, got undefined'],
     ['rules[0].status', { rules: [{ name: 'x', predicate: () => false, status: 42 }] }, 'Expected `rules[0].status` to be an integer HTTP status from 100 to 599, or a function returning one, got the number 42'],
-    ['rules[0].level', { rules: [{ name: 'x', predicate: () => false, level: 'error' }] }, "Expected `rules[0].level` to be 'info' or 'warn', got the string \"error\""],
+    ['rules[0].level', { rules: [{ name: 'x', predicate: () => false, level: 'error' }] }, "Expected `rules[0].level` to be 'info', 'warn' or a function returning one, got the string \"error\""],
     ['rules[0].message', { rules: [{ name: 'x', predicate: () => false, message: 3 }] }, 'Expected `rules[0].message` to be a string or a function, got the number 3'],
     ['rules[0].reauthorize', { rules: [{ name: 'x', predicate: () => false, reauthorize: 'yes' }] }, 'Expected `rules[0].reauthorize` to be a boolean, got the string "yes"'],
     ['rules[0].code', { rules: [{ name: 'x', predicate: () => false, code: 1.5 }] }, 'Expected `rules[0].code` to be an integer JSON-RPC error code, got the number 1.5'],

@@ -12,7 +12,8 @@
  * Only server-written fields are used (the body's `error.message` and `error.status`, or the OAuth `error_description`
  * and `error`, or the HTTP status text for bodies that are not Google JSON, such as HTML pages), never the error's own
  * `message` (gaxios 7/8 put a whole HTML page there; googleapis-common's HTTP/2 client the whole body, inspected;
- * transport errors the URL with its `key=`). The message is bounded by body.ts, the URL by `redactUrl`.
+ * transport errors the URL with its `key=`). The message is bounded by body.ts, the URL by `redactUrl`; an internal
+ * host (loopback, private, link-local, a single label) is dropped from the text by `clientUrl`, kept in the log record.
  *
  * The failure facts say what an agent can act on: a stable code (Google's canonical `status` in lower-case snake
  * case, such as `permission_denied`, or a reason where it says more), whether the same call may succeed later, and how
@@ -27,6 +28,7 @@ import {
   reasonPhrase,
   responseRetryAfterMsOf,
 } from '../kit/http.js';
+import { clientUrl } from '../kit/url.js';
 import type { FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
@@ -86,7 +88,7 @@ export function apiErrorText(error: unknown, reason?: string): string {
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
   const message = serverTextLine(api?.message) ?? oauth?.description ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
   const head = [status, api?.status ?? oauth?.error, reason].filter((part) => part !== undefined).join(' ');
-  return `${message} (${head === '' ? '' : `${head} `}from ${url === undefined ? 'a Google API' : `Google API ${method} ${url}`})`;
+  return `${message} (${head === '' ? '' : `${head} `}from ${url === undefined ? 'a Google API' : `Google API ${method} ${clientUrl(url)}`})`;
 }
 
 /**

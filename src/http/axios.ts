@@ -1,7 +1,9 @@
 /**
  * axios 1.x: `AxiosError` (any copy: recognised by its own `isAxiosError: true` and its name, never `instanceof`).
  * An error with a response is an HTTP failure of whatever service axios called: the text names the method and URL
- * (`baseURL` joined as axios joins it, credentials redacted) and the message of a JSON error body. Without a response,
+ * (`baseURL` joined as axios joins it, credentials redacted) and the message of a JSON error body. A 2xx answer that
+ * axios failed to parse as JSON (`responseType: 'json'` with `transitional.silentJSONParsing: false`: an HTML page sent
+ * with 200) says the answer was not JSON, as Stripe's does, and never shows the page (axios puts its head in `message`). Without a response,
  * network failures carry their system code on the AxiosError itself (the core `network` rule takes them); timeouts are
  * `ECONNABORTED` with axios's own words, which the core rule would call an aborted connection, so a rule here says so.
  * The request config (with the `Authorization` header) is never read beyond `method`, `url` and `baseURL`.
@@ -11,14 +13,18 @@ import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { redactUrl } from '../kit/url.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { bodyText } from './body.js';
-import { TIMEOUT_FACTS, failureRules, type HttpFailure } from './failure.js';
+import { TIMEOUT_FACTS, failureRules, notJsonFailure, type HttpFailure } from './failure.js';
 import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
-/** True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, `name` `AxiosError`, an object `config`. */
+/**
+ * True for an `AxiosError` of any axios 1.x copy: `isAxiosError === true`, an object `config`, and `name` `AxiosError`
+ * (or `SyntaxError` with code `ERR_BAD_RESPONSE`: `AxiosError.from` keeps the name of the JSON parser's error).
+ */
 export function isAxiosError(error: unknown): boolean {
+  const name = readString(error, 'name');
   return (
     readProp(error, 'isAxiosError') === true &&
-    readString(error, 'name') === 'AxiosError' &&
+    (name === 'AxiosError' || (name === 'SyntaxError' && readString(error, 'code') === 'ERR_BAD_RESPONSE')) &&
     isObjectLike(readProp(error, 'config'))
   );
 }
@@ -41,10 +47,15 @@ function urlOf(config: unknown): string | undefined {
 /** The failure an AxiosError with a response describes, or `undefined`. */
 export function axiosFailureOf(error: unknown): HttpFailure | undefined {
   if (!isAxiosError(error)) return undefined;
+  const config = readProp(error, 'config');
   const response = readProp(error, 'response');
   const status = readProp(response, 'status');
-  if (!isHttpStatus(status) || status < 300) return undefined;
-  const config = readProp(error, 'config');
+  if (!isHttpStatus(status) || status < 200) return undefined;
+  if (status < 300) {
+    // a 2xx answer axios could not parse (`responseType: 'json'` without silent parsing): what it most likely was
+    const notJson = readString(readProp(error, 'cause'), 'name') === 'SyntaxError';
+    return notJson ? notJsonFailure('HTTP', { method: methodOf(config), url: urlOf(config) }) : undefined;
+  }
   const headers = readProp(response, 'headers');
   const { message, code } = bodyText(readProp(response, 'data'));
   return {

@@ -4,52 +4,46 @@
  *   <Service> <METHOD> <URL without credentials> failed with <HTTP> <Reason>[ (<service code>)]: <what the status means><service message>
  *
  * (the policy appends ` Retry after <n> s.` when the failure has a delay), and the failure object's facts (a stable
- * code, retryable, the delay; see {@link failureFacts}).
+ * code, retryable, the delay; see the kit's `httpFailureFacts`).
  *
  * Each client's reader (axios.ts, github.ts, ...) fills an {@link HttpFailure} from fields the service wrote (its JSON
  * error body's message and code, its request id, the response's headers); the text never holds the error's own
  * `message` (axios and ky put the URL there, the AI SDKs a whole response body), a raw body or an HTML page. What the
  * headers say about retrying and rate limits is read here, once for every client.
  */
-import { headerOf, reasonPhrase } from '../kit/http.js';
+import { httpFailureFacts, httpLevel, isOpaqueServerError, isRejected, isThrottled, reasonPhrase, type HttpFacts } from '../kit/http.js';
+import { clientUrl } from '../kit/url.js';
 import type { ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
-import { rateLimitResetMs, rateLimitSpent, retryAfterMsOf } from './headers.js';
 
 /** Longest service message kept, in characters: the text's head (service, method, URL, status) stays under 450. */
 export const MAX_SERVICE_MESSAGE = 500;
 
-/** A failed HTTP request as one client's error describes it; every field only where the error holds it. */
-export interface HttpFailure {
+/**
+ * A failed HTTP request as one client's error describes it; every field only where the error holds it. The facts the
+ * failure object is decided from (status, headers, the service's code and message, its delay, retryable, throttled,
+ * rejected) are the kit's {@link HttpFacts}, which the core `http-status` rule reads too.
+ */
+export interface HttpFailure extends HttpFacts {
   /** Who answered: `GitHub API`, `OpenAI API`, `HTTP` (axios and ky, for any service). */
   readonly service: string;
-  /** The HTTP status; `undefined` when the request got no response. */
-  readonly status: number | undefined;
-  /** The service's own error code (`not_found_error`, `invalid_api_key`, `channel_not_found`), identifier-shaped. */
-  readonly code?: string | undefined;
-  /** The service's own message, on one line and bounded. */
-  readonly message?: string | undefined;
   /** The request method (`GET`). */
   readonly method?: string | undefined;
-  /** The request URL, credentials redacted. */
+  /** The request URL, credentials redacted (the client text drops an internal host: see `clientUrl`). */
   readonly url?: string | undefined;
   /** The service's id for the request (`x-request-id` and kin). */
   readonly requestId?: string | undefined;
-  /**
-   * The response's headers, from which the delay (`Retry-After`, `retry-after-ms`, a spent rate limit's reset) and a
-   * 403's rate limit (`x-ratelimit-remaining: 0`) are read; no other header.
-   */
-  readonly headers?: unknown;
-  /** Milliseconds to wait before retrying, from a field of the service's own (Slack's `retryAfter`); before the headers'. */
-  readonly retryAfterMs?: number | undefined;
-  /** The call may be retried, whatever the status: the service says so (AWS's `$retryable`), or the reader knows (Stripe). */
-  readonly retryable?: boolean | undefined;
-  /** The service throttled the call with another status than 429 (AWS `$retryable.throttling`; 403 rate limits are found here). */
-  readonly throttled?: boolean | undefined;
-  /** The service rejected the credentials with another status than 401 (AWS: 403 `UnrecognizedClientException`). */
-  readonly rejected?: boolean | undefined;
   /** The status is the meaning of the service's error code, not an HTTP status (Slack answers errors with 200): not shown. */
   readonly inBody?: boolean | undefined;
+}
+
+/**
+ * A 2xx answer the client could not parse as JSON (an HTML page from a proxy or gateway, sent with 200), or an answer
+ * that was not JSON whose status the client kept not (Stripe): `<Service> ... failed: The service's answer was not
+ * JSON (most likely a proxy's or gateway's error page)`, failure code `unavailable`, retryable, access-log status 502.
+ */
+export function notJsonFailure(service: string, known: Pick<HttpFailure, 'method' | 'url' | 'requestId'>): HttpFailure {
+  return { service, status: undefined, code: 'unavailable', retryable: true, message: "The service's answer was not JSON (most likely a proxy's or gateway's error page)", ...known };
 }
 
 /** An identifier-shaped service code (`not_found_error`, `ThrottlingException`, `validation_error`), or `undefined`. */
@@ -68,41 +62,6 @@ export function serviceMessage(value: unknown, max = MAX_SERVICE_MESSAGE): strin
   return line;
 }
 
-/** True for a server error other than 503 and 529: the text shows neither the body nor the service's code. */
-function isOpaqueServerError(status: number | undefined): boolean {
-  return status !== undefined && status >= 500 && status !== 503 && status !== 529;
-}
-
-/** Words of a service's message or code that name a rate limit (`API rate limit exceeded`, `ThrottlingException`). */
-const RATE_LIMIT_WORDS = /rate[\s_-]?limit|throttl/i;
-
-/**
- * The service says slow down: a 429, another status the reader marked as throttling, or a 403 that is a rate limit
- * (GitHub's and others': a spent limit in the headers, a `Retry-After`, or a code or message naming a rate limit).
- */
-function isThrottled(failure: HttpFailure): boolean {
-  const { status, headers } = failure;
-  if (status === 429 || failure.throttled === true) return true;
-  return (
-    status === 403 &&
-    (rateLimitSpent(headers) || headerOf(headers, 'retry-after') !== undefined || RATE_LIMIT_WORDS.test(`${failure.code ?? ''} ${failure.message ?? ''}`))
-  );
-}
-
-/**
- * The delay before a retry: the service's own field, else `retry-after-ms` / `Retry-After`, else, for a rate limit,
- * when its limit resets (`x-ratelimit-reset-ms`, `x-ratelimit-reset`, `ratelimit-reset`).
- */
-function delayOf(failure: HttpFailure): number | undefined {
-  const { headers } = failure;
-  return failure.retryAfterMs ?? retryAfterMsOf(headers) ?? (isThrottled(failure) ? rateLimitResetMs(headers) : undefined);
-}
-
-/** Credentials rejected: a 401, or another status with a credential error code (AWS). */
-function isRejected(failure: HttpFailure): boolean {
-  return failure.status === 401 || failure.rejected === true;
-}
-
 /**
  * What the status means, put before the service's message: 401 and 403 always say it (unless the 403 is a rate limit);
  * others show the service's message alone, or nothing beyond the status line when the service wrote none. Other
@@ -114,43 +73,6 @@ function statusSentence(failure: HttpFailure, message: string | undefined): stri
   if (status === 403 && !isThrottled(failure)) return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
   if (isOpaqueServerError(status)) return 'The service failed to answer';
   return message;
-}
-
-/** The failure object's code from the status alone, when the service gave none. */
-function statusCode(failure: HttpFailure): string {
-  const { status } = failure;
-  if (isRejected(failure)) return 'unauthorized';
-  if (isThrottled(failure)) return 'rate_limited';
-  if ([502, 503, 504, 529].includes(status ?? 0)) return 'unavailable';
-  if (status === undefined) return 'http_error';
-  if (status === 403) return 'permission_denied';
-  if (status === 404 || status === 410) return 'not_found';
-  if (status === 408) return 'timeout';
-  if (status === 409) return 'conflict';
-  if (status >= 500) return 'server_error';
-  return 'invalid_request';
-}
-
-/**
- * The failure object's facts:
- * - `code`: the service's own error code or type (`rate_limit_error`, `object_not_found`, `AccessDeniedException`,
- *   `card_declined`, Slack's `channel_not_found`), else one from the status: `unauthorized` (401 and other credential
- *   rejections), `permission_denied` (403), `not_found` (404, 410), `conflict` (409), `rate_limited` (429 and other
- *   throttling, 403 rate limits), `timeout` (408), `unavailable` (502, 503, 504, 529), `server_error` (other 5xx:
- *   their code is not shown, like their body), `invalid_request` (other 4xx);
- * - `retryable`: 408, 429, 5xx, throttling and what the reader marks retryable (AWS `$retryable`, Stripe's answer
- *   that was not JSON); never a credential rejection (signing in again fixes it, not waiting);
- * - `retryAfterMs`: the delay the service gave (its own field, `retry-after-ms`, `Retry-After`; for a rate limit, its
- *   reset), when retryable.
- */
-export function failureFacts(failure: HttpFailure): FailureFacts {
-  const { status } = failure;
-  const code = (isOpaqueServerError(status) ? undefined : failure.code) ?? statusCode(failure);
-  const retryable =
-    !isRejected(failure) &&
-    (isThrottled(failure) || failure.retryable === true || status === 408 || (status !== undefined && status >= 500));
-  const retryAfterMs = retryable ? delayOf(failure) : undefined;
-  return retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs };
 }
 
 /**
@@ -165,7 +87,7 @@ export function failureFacts(failure: HttpFailure): FailureFacts {
  */
 export function failureText(failure: HttpFailure): string {
   const { service, status, code, method, url } = failure;
-  const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${url}`;
+  const where = url === undefined ? ' request' : ` ${method === undefined ? '' : `${method} `}${clientUrl(url)}`;
   const reason = reasonPhrase(status);
   const head = status === undefined || failure.inBody === true ? '' : ` with ${status}${reason === undefined ? '' : ` ${reason}`}`;
   const shownCode = code === undefined || status === undefined || isOpaqueServerError(status) ? '' : ` (${code})`;
@@ -186,7 +108,7 @@ export function failedRequestFrom(failure: HttpFailure | undefined): FailedReque
  * The two rules of one client from its failure reader: `<id>-unauthorized` (a 401 or credentials otherwise rejected:
  * status 401, the policy's re-authorization text) and `<id>-http-error` (any other failure: its status). Both put
  * `request(error)` into the log record (by default the failure's method, URL, status and request id) and give the
- * failure object's facts ({@link failureFacts}).
+ * failure object's facts (the kit's `httpFailureFacts`); the `-http-error` rule logs the caller's routine failures (400, 404, 409, 410, 422) at info, on one line, the others at warn (`httpLevel`).
  */
 export function failureRules(
   id: string,
@@ -196,7 +118,7 @@ export function failureRules(
 ): readonly [ErrorRule, ErrorRule] {
   const facts = (error: unknown): FailureFacts | undefined => {
     const failure = of(error);
-    return failure === undefined ? undefined : failureFacts(failure);
+    return failure === undefined ? undefined : httpFailureFacts(failure);
   };
   return [
     Object.freeze({
@@ -217,7 +139,7 @@ export function failureRules(
       predicate: (error: unknown): boolean => of(error) !== undefined,
       message: (error: unknown): string => failureText(of(error) ?? { service, status: undefined }),
       status: (error: unknown): number => of(error)?.status ?? 502,
-      level: 'warn',
+      level: (error: unknown) => httpLevel(of(error)?.status),
       request,
       failure: facts,
     }),

@@ -6,9 +6,9 @@
  * are the kit's one parser, `retryAfterMsOf`, the one the core uses when a rule gives no delay; the rate-limit headers
  * (`x-ratelimit-*`, the IETF draft's `ratelimit-*`) are read here, for every client of this entry.
  */
-import { headerOf, responseTimeOf } from '../kit/http.js';
+import { headerOf } from '../kit/http.js';
 
-export { retryAfterMsOf } from '../kit/http.js';
+export { rateLimitResetMs, rateLimitSpent, retryAfterMsOf } from '../kit/http.js';
 
 /**
  * The headers that carry a request id, for the clients that may call any service (axios, ky, plain fetch), in the
@@ -40,45 +40,28 @@ export function secondsAsMs(seconds: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value * 1000) : undefined;
 }
 
-/**
- * True when the response says its rate limit is spent: `x-ratelimit-remaining: 0` (GitHub, Twitter and many more) or
- * `ratelimit-remaining: 0` (the IETF draft).
- */
-export function rateLimitSpent(headers: unknown): boolean {
-  return headerOf(headers, 'x-ratelimit-remaining')?.trim() === '0' || headerOf(headers, 'ratelimit-remaining')?.trim() === '0';
+/** A duration as OpenAI writes its resets (`6m0s`, `1.5s`, `20ms`, `1h2m3s`). */
+const DURATION = /^(?:(\d{1,4})h)?(?:(\d{1,4})m(?!s))?(?:(\d{1,6}(?:\.\d{1,6})?)s)?(?:(\d{1,9})ms)?$/;
+
+/** Milliseconds of a duration header (`6m0s`), or `undefined`. */
+export function durationMs(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  const match = text === undefined || text === '' ? null : DURATION.exec(text);
+  if (match === null) return undefined;
+  const [, h = '0', m = '0', s = '0', ms = '0'] = match;
+  return Math.ceil(((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms));
 }
 
-/** The reset headers, in the order they are tried, with the milliseconds of their unit. */
-const RESET_HEADERS: readonly (readonly [string, number])[] = [
-  ['x-ratelimit-reset-ms', 1],
-  ['x-ratelimit-reset', 1000],
-  ['ratelimit-reset', 1000],
-];
-
-/** A reset header value: digits, with a fraction (Discord writes `1470173023.123`). */
-const RESET_NUMBER = /^\d{1,13}(?:\.\d{1,6})?$/;
-
-/** A time from this one on (in milliseconds, September 2001) is a point in time; below it, a time to wait. */
-const EPOCH_MS = 1e12;
-
 /**
- * Milliseconds until a rate limit resets, from the first of `x-ratelimit-reset-ms`, `x-ratelimit-reset` (seconds) and
- * `ratelimit-reset` (the IETF draft's seconds) that holds a number: a point in time (epoch seconds or milliseconds, as
- * GitHub writes it) counted from the response's `Date` header (else the local clock), or a time to wait (a value below
- * September 2001 as an epoch time: the draft's delta seconds, and services that write one in `x-ratelimit-reset`).
- * Never negative; bounding (a day at most) is the policy's. Read only for a response that is a rate limit: the headers
- * come with every response of many services.
+ * OpenAI's rate-limit reset, for a 429 without `Retry-After`: the later of `x-ratelimit-reset-requests` and
+ * `x-ratelimit-reset-tokens`, durations (`6m0s`, `1.5s`, `20ms`); `undefined` when neither holds one.
  * @example
  * ```ts
- * rateLimitResetMs(new Headers({ 'ratelimit-reset': '45' })); // 45000
+ * durationResetMs(new Headers({ 'x-ratelimit-reset-requests': '6m0s', 'x-ratelimit-reset-tokens': '20ms' })); // 360000
  * ```
  */
-export function rateLimitResetMs(headers: unknown): number | undefined {
-  for (const [name, unit] of RESET_HEADERS) {
-    const value = headerOf(headers, name)?.trim();
-    if (value === undefined || !RESET_NUMBER.test(value)) continue;
-    const ms = Number(value) * unit;
-    return Math.ceil(Math.max(0, ms >= EPOCH_MS ? ms - responseTimeOf(headers) : ms));
-  }
-  return undefined;
+export function durationResetMs(headers: unknown): number | undefined {
+  const requests = durationMs(headerOf(headers, 'x-ratelimit-reset-requests'));
+  const tokens = durationMs(headerOf(headers, 'x-ratelimit-reset-tokens'));
+  return requests === undefined ? tokens : Math.max(requests, tokens ?? 0);
 }

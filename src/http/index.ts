@@ -8,6 +8,10 @@
  * Structural: nothing here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
  * ## What the client sees (the policy scrubs and bounds it again, and appends the re-authorization text on 401)
+ * A URL whose host is internal (loopback, private, link-local, a single label, `.local`, `.internal`) is shown
+ * without its scheme and host (`HTTP GET /items/42?api_key=[REDACTED] failed with 404 Not Found`); the log record keeps
+ * the whole URL (credentials redacted). The `-http-error` rules log the caller's routine failures (400, 404, 409, 410,
+ * 422) at info on one line, the others at warn with the stack.
  * - `GitHub API GET https://api.github.com/repos/o/r failed with 404 Not Found: Not Found`
  * - `OpenAI API request failed with 401 Unauthorized (invalid_api_key): Credentials rejected: Incorrect API key provided: [REDACTED].` + re-authorization
  * - `Anthropic API request failed with 429 Too Many Requests (rate_limit_error): Number of requests has exceeded your rate limit. Retry after 7 s.`
@@ -43,7 +47,7 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * `anthropic-timeout`, `stripe-unauthorized`, `stripe-http-error`, `stripe-timeout`, `stripe-network`,
  * `aws-unauthorized`, `aws-http-error`, `aws-timeout`, `notion-unauthorized`, `notion-http-error`, `notion-timeout`,
  * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `msgraph-unauthorized`,
- * `msgraph-http-error`, `msgraph-network`, `github-graphql-unauthorized`, `github-graphql-http-error`,
+ * `msgraph-http-error`, `msgraph-timeout`, `msgraph-network`, `github-graphql-unauthorized`, `github-graphql-http-error`,
  * `linear-unauthorized`, `linear-http-error`, `linear-network`, `graphql-unauthorized`, `graphql-http-error` (GraphQL
  * error lists over fetch: before ky and fetch, whose errors hold the same `Response`), `ky-unauthorized`, `ky-http-error`,
  * `axios-unauthorized`, `axios-http-error`, `axios-timeout`, `fetch-unauthorized`, `fetch-http-error`. The fetch

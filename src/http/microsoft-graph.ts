@@ -7,7 +7,9 @@
  *
  * Without a response, `statusCode` is -1 and `code` the failure's name: `TypeError` with `body` `TypeError: fetch
  * failed` for a network failure (the client keeps neither fetch's cause nor its system code: `msgraph-network` says
- * only that no answer came). An aborted request (`TimeoutError`, `AbortError` in `code`) is left to the policy: a crash.
+ * only that no answer came). A request that timed out (`fetchOptions: { signal: AbortSignal.timeout(ms) }`: fetch's
+ * `TimeoutError`, whose name the client copies to `code`, dropping the error) is `msgraph-timeout`; an aborted one
+ * (`AbortError` in `code`) is left to the policy: a crash.
  */
 import { isHttpStatus } from '../kit/http.js';
 import { hasKey, readProp, readString } from '../kit/read.js';
@@ -46,7 +48,12 @@ function isNetworkFailure(error: unknown): boolean {
 }
 
 /**
- * The Microsoft Graph rules, in their order: `msgraph-unauthorized`, `msgraph-http-error`, `msgraph-network`
- * (`Network error: the Microsoft Graph API did not answer`, 502).
+ * The Microsoft Graph rules, in their order: `msgraph-unauthorized`, `msgraph-http-error`, `msgraph-timeout` (`The
+ * Microsoft Graph API request timed out.`, 504), `msgraph-network` (`Network error: the Microsoft Graph API did not
+ * answer`, 502).
  */
-export const msgraphRules: readonly ErrorRule[] = [...failureRules('msgraph', SERVICE, msgraphFailureOf), noResponseRule('msgraph-network', isNetworkFailure, `Network error: the ${SERVICE} did not answer`, 502)];
+export const msgraphRules: readonly ErrorRule[] = [
+  ...failureRules('msgraph', SERVICE, msgraphFailureOf),
+  noResponseRule('msgraph-timeout', (error: unknown): boolean => graphStatus(error) === -1 && readString(error, 'code') === 'TimeoutError', `The ${SERVICE} request timed out.`, 504),
+  noResponseRule('msgraph-network', isNetworkFailure, `Network error: the ${SERVICE} did not answer`, 502),
+];

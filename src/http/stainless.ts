@@ -7,7 +7,8 @@
  *
  * Bodies: OpenAI's `error` field is the body's `error` object (`{ message, type, param, code }`); Anthropic's is the
  * whole body (`{ type: 'error', error: { type, message }, request_id }`). Request ids: `requestID` (from `x-request-id`
- * or `request-id`). Retry delays: `retry-after-ms`, `retry-after`. The error's own `message` is never shown: Anthropic
+ * or `request-id`). Retry delays: `retry-after-ms`, `retry-after`, else, for a 429, OpenAI's reset durations
+ * (`x-ratelimit-reset-requests: 6m0s`, `x-ratelimit-reset-tokens`). The error's own `message` is never shown: Anthropic
  * puts the raw body there.
  *
  * Without a response: `APIConnectionError` wraps fetch's failure, whose system code the core `network` rule finds on
@@ -18,7 +19,7 @@ import { isHttpStatus } from '../kit/http.js';
 import { readProp } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped } from './headers.js';
+import { durationResetMs, requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
 import { classNames } from './names.js';
 
 /** One SDK built from the same generator. */
@@ -78,6 +79,8 @@ function failureOf(error: unknown, sdk: Sdk): HttpFailure | undefined {
     message,
     requestId: requestIdShaped(readProp(error, 'requestID')) ?? requestIdOf(headers, ['x-request-id', 'request-id']),
     headers,
+    // OpenAI's 429 without `retry-after-ms` or `Retry-After`: its reset durations (`x-ratelimit-reset-requests: 6m0s`)
+    retryAfterMs: status === 429 && retryAfterMsOf(headers) === undefined ? durationResetMs(headers) : undefined,
   };
 }
 

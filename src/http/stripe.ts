@@ -17,13 +17,10 @@
 import { isHttpStatus } from '../kit/http.js';
 import { isNetworkCode, networkText, stringCode } from '../kit/codes.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
-import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
+import { failureRules, noResponseRule, notJsonFailure, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdOf, requestIdShaped } from './headers.js';
 
 const SERVICE = 'Stripe API';
-
-/** What the client is told of an answer that was not JSON. */
-const NOT_JSON = "The service's answer was not JSON (most likely a proxy's or gateway's error page)";
 
 /** True for a `StripeError` of any copy: `type` `Stripe…Error` and an object `raw`. */
 export function isStripeError(error: unknown): boolean {
@@ -38,7 +35,7 @@ export function stripeFailureOf(error: unknown): HttpFailure | undefined {
   const raw = readProp(error, 'raw');
   if (status === undefined && readString(error, 'type') === 'StripeAPIError' && readString(readProp(raw, 'exception'), 'name') === 'SyntaxError') {
     // No status to read a code from: `unavailable` (the text shows no code without a status), retryable.
-    return { service: SERVICE, status: undefined, code: 'unavailable', retryable: true, message: NOT_JSON, requestId: requestIdShaped(readProp(error, 'requestId')) };
+    return notJsonFailure(SERVICE, { requestId: requestIdShaped(readProp(error, 'requestId')) });
   }
   if (!isHttpStatus(status) || status < 300) return undefined;
   const headers = readProp(error, 'headers');

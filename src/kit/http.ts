@@ -3,7 +3,7 @@
  * `method` and `url`, `response` with `status`, `statusText`, `headers` and `data`), or a bare numeric `status`.
  * Nothing here imports an HTTP client; every read is a safe one (see read.ts).
  */
-import type { FailedRequest } from '../rules/rule.js';
+import type { FailedRequest, FailureFacts } from '../rules/rule.js';
 import { hasKey, isObjectLike, readProp, readString } from './read.js';
 import { redactUrl } from './url.js';
 
@@ -147,6 +147,158 @@ export function retryAfterMsOf(headers: unknown, now?: number): number | undefin
 /** The retry delay an HTTP client error's response gives (`error.response.headers`, see {@link retryAfterMsOf}). */
 export function responseRetryAfterMsOf(error: unknown): number | undefined {
   return retryAfterMsOf(readProp(readProp(error, 'response'), 'headers'));
+}
+
+/**
+ * True when the response says its rate limit is spent: `x-ratelimit-remaining: 0` (GitHub, Twitter and many more) or
+ * `ratelimit-remaining: 0` (the IETF draft).
+ */
+export function rateLimitSpent(headers: unknown): boolean {
+  return headerOf(headers, 'x-ratelimit-remaining')?.trim() === '0' || headerOf(headers, 'ratelimit-remaining')?.trim() === '0';
+}
+
+/** The reset headers, in the order they are tried, with the milliseconds of their unit. */
+const RESET_HEADERS: readonly (readonly [string, number])[] = [
+  ['x-ratelimit-reset-ms', 1],
+  ['x-ratelimit-reset', 1000],
+  ['ratelimit-reset', 1000],
+];
+
+/** A reset header value: digits, with a fraction (Discord writes `1470173023.123`). */
+const RESET_NUMBER = /^\d{1,13}(?:\.\d{1,6})?$/;
+
+/** A time from this one on (in milliseconds, September 2001) is a point in time; below it, a time to wait. */
+const EPOCH_MS = 1e12;
+
+/**
+ * Milliseconds until a rate limit resets, from the first of `x-ratelimit-reset-ms`, `x-ratelimit-reset` (seconds) and
+ * `ratelimit-reset` (the IETF draft's seconds) that holds a number: a point in time (epoch seconds or milliseconds, as
+ * GitHub writes it) counted from the response's `Date` header (else the local clock), or a time to wait (a value below
+ * September 2001 as an epoch time: the draft's delta seconds, and services that write one in `x-ratelimit-reset`).
+ * Never negative; bounding (a day at most) is the policy's. Read only for a response that is a rate limit: the headers
+ * come with every response of many services.
+ * @example
+ * ```ts
+ * rateLimitResetMs(new Headers({ 'ratelimit-reset': '45' })); // 45000
+ * ```
+ */
+export function rateLimitResetMs(headers: unknown): number | undefined {
+  for (const [name, unit] of RESET_HEADERS) {
+    const value = headerOf(headers, name)?.trim();
+    if (value === undefined || !RESET_NUMBER.test(value)) continue;
+    const ms = Number(value) * unit;
+    return Math.ceil(Math.max(0, ms >= EPOCH_MS ? ms - responseTimeOf(headers) : ms));
+  }
+  return undefined;
+}
+
+/**
+ * What the failure object of an HTTP failure is decided from (see {@link httpFailureFacts}); every field but the
+ * status only where the error holds it.
+ */
+export interface HttpFacts {
+  /** The HTTP status; `undefined` when the client kept none. */
+  readonly status: number | undefined;
+  /** The response's headers: the delay and a 403's rate limit are read from them, no other header. */
+  readonly headers?: unknown;
+  /** The service's own error code, identifier-shaped. */
+  readonly code?: string | undefined;
+  /** The service's own message (a 403 whose message names a rate limit is one). */
+  readonly message?: string | undefined;
+  /** A delay from a field of the service's own (Slack's `retryAfter`): before the headers'. */
+  readonly retryAfterMs?: number | undefined;
+  /** The call may be retried, whatever the status (AWS's `$retryable`). */
+  readonly retryable?: boolean | undefined;
+  /** The service throttled the call with another status than 429. */
+  readonly throttled?: boolean | undefined;
+  /** The service rejected the credentials with another status than 401. */
+  readonly rejected?: boolean | undefined;
+}
+
+/** True for a server error other than 503 and 529: the text shows neither the body nor the service's code. */
+export function isOpaqueServerError(status: number | undefined): boolean {
+  return status !== undefined && status >= 500 && status !== 503 && status !== 529;
+}
+
+/** Words of a service's message or code that name a rate limit (`API rate limit exceeded`, `ThrottlingException`). */
+const RATE_LIMIT_WORDS = /rate[\s_-]?limit|throttl/i;
+
+/**
+ * The service says slow down: a 429, another status the reader marked as throttling, or a 403 that is a rate limit
+ * (GitHub's and others': a spent limit in the headers, a `Retry-After`, or a code or message naming a rate limit).
+ */
+export function isThrottled(failure: HttpFacts): boolean {
+  const { status, headers } = failure;
+  if (status === 429 || failure.throttled === true) return true;
+  return (
+    status === 403 &&
+    (rateLimitSpent(headers) || headerOf(headers, 'retry-after') !== undefined || RATE_LIMIT_WORDS.test(`${failure.code ?? ''} ${failure.message ?? ''}`))
+  );
+}
+
+/** Credentials rejected: a 401, or another status with a credential error code (AWS). */
+export function isRejected(failure: HttpFacts): boolean {
+  return failure.status === 401 || failure.rejected === true;
+}
+
+/** The failure object's code from the status alone, when the service gave none. */
+function statusCode(failure: HttpFacts): string {
+  const { status } = failure;
+  if (isRejected(failure)) return 'unauthorized';
+  if (isThrottled(failure)) return 'rate_limited';
+  if ([502, 503, 504, 529].includes(status ?? 0)) return 'unavailable';
+  if (status === undefined) return 'http_error';
+  if (status === 403) return 'permission_denied';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
+
+/**
+ * The failure object's facts of an HTTP failure:
+ * - `code`: the service's own error code or type (`rate_limit_error`, `object_not_found`, `AccessDeniedException`,
+ *   `card_declined`, Slack's `channel_not_found`), else one from the status: `unauthorized` (401 and other credential
+ *   rejections), `permission_denied` (403), `not_found` (404, 410), `conflict` (409), `rate_limited` (429 and other
+ *   throttling, 403 rate limits), `timeout` (408), `unavailable` (502, 503, 504, 529), `server_error` (other 5xx:
+ *   their code is not shown, like their body), `invalid_request` (other 4xx);
+ * - `retryable`: 408, 429, 5xx, throttling and what the reader marks retryable (AWS `$retryable`, Stripe's answer
+ *   that was not JSON); never a credential rejection (signing in again fixes it, not waiting);
+ * - `retryAfterMs`: when retryable, the delay the service gave: its own field, else `retry-after-ms` / `Retry-After`,
+ *   else, for a rate limit, when its limit resets ({@link rateLimitResetMs}).
+ */
+export function httpFailureFacts(failure: HttpFacts): FailureFacts {
+  const { status, headers } = failure;
+  const code = (isOpaqueServerError(status) ? undefined : failure.code) ?? statusCode(failure);
+  const throttled = isThrottled(failure);
+  const retryable = !isRejected(failure) && (throttled || failure.retryable === true || status === 408 || (status !== undefined && status >= 500));
+  const retryAfterMs = retryable ? (failure.retryAfterMs ?? retryAfterMsOf(headers) ?? (throttled ? rateLimitResetMs(headers) : undefined)) : undefined;
+  return retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs };
+}
+
+/**
+ * The log level of an HTTP failure with `status`: `info` (one line, no stack) for the routine answers to what the
+ * caller asked (400, 404, 409, 410, 422: a missing id, a bad argument, a conflict), else `warn` (with the stack: 401
+ * and 403 are the server's credentials, 429 and 5xx the service's state).
+ */
+export function httpLevel(status: number | undefined): 'info' | 'warn' {
+  return status === 400 || status === 404 || status === 409 || status === 410 || status === 422 ? 'info' : 'warn';
+}
+
+/**
+ * The failed answer of any HTTP client, read by shape, or `undefined`: a status from 300 up (`status`, else
+ * `statusCode`) beside an object `headers`, on the error's `response` (axios, gaxios, ky, ofetch, Octokit, got), its
+ * hidden `$response` (the AWS SDK v3) or the error itself (a thrown fetch `Response`, the OpenAI and Anthropic SDKs,
+ * Stripe, Notion, Slack, Microsoft Graph).
+ */
+export function httpAnswerOf(error: unknown): { readonly status: number; readonly headers: object } | undefined {
+  for (const holder of [readProp(error, 'response'), readProp(error, '$response'), error]) {
+    const status = readProp(holder, 'status') ?? readProp(holder, 'statusCode');
+    const headers = readProp(holder, 'headers');
+    if (isHttpStatus(status) && status >= 300 && isObjectLike(headers)) return { status, headers };
+  }
+  return undefined;
 }
 
 /** The request method from `config.method`, upper case; `GET` when unset or not a method name (gaxios leaves GET unset). */

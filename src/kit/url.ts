@@ -72,3 +72,43 @@ export function redactUrl(url: string): string {
   const origin = protocol === 'http:' || protocol === 'https:' ? `${protocol}//${parsed.host}` : protocol;
   return boundLength(`${origin}${parsed.pathname}${redactQuery(parsed.search.slice(1))}`, MAX_URL_LENGTH);
 }
+
+/**
+ * True for a host that names no public service: loopback (`127.0.0.0/8`, `::1`, `localhost` and its subdomains),
+ * `0.0.0.0/8` and `::`, private addresses (`10/8`, `172.16/12`, `192.168/16`, `fc00::/7`), link-local (`169.254/16`,
+ * `fe80::/10`), an IPv4-mapped IPv6 address, a single label (`billing`, `api`) or a name under `.local` or `.internal`.
+ * `host` is a URL's `hostname` (IPv6 in brackets, as the WHATWG URL parser writes it, IPv4 normalised to four numbers).
+ * @example
+ * ```ts
+ * isInternalHost('10.0.0.7'); // true
+ * isInternalHost('api.github.com'); // false
+ * ```
+ */
+export function isInternalHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return /^(?:127|10|0)\.|^192\.168\.|^169\.254\.|^172\.(?:1[6-9]|2\d|3[01])\./.test(name);
+  if (name.startsWith('[')) return /^\[(?:::1?\]|::ffff:|f[cd][\da-f]{2}:|fe[89ab][\da-f]:)/.test(name);
+  return !name.includes('.') || /\.(?:localhost|local|internal)$/.test(name);
+}
+
+/**
+ * A URL as a client may see it: `url` (already through {@link redactUrl}) as it is when its host is public, else
+ * without its scheme and host (`/items/42?api_key=[REDACTED]`), so that no internal host or port reaches a client. An
+ * absolute http(s) URL that does not parse loses its host too; text that is no absolute http(s) URL stays as it is.
+ * @example
+ * ```ts
+ * clientUrl('http://127.0.0.1:8080/items/42?api_key=[REDACTED]'); // '/items/42?api_key=[REDACTED]'
+ * clientUrl('https://api.github.com/repos/o/r'); // 'https://api.github.com/repos/o/r'
+ * ```
+ */
+export function clientUrl(url: string): string {
+  const origin = /^https?:\/\/[^/?#]*/i.exec(url)?.[0];
+  if (origin === undefined) return url;
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // not a URL: its host cannot be judged, so it goes
+  }
+  return host !== '' && !isInternalHost(host) ? url : url.slice(origin.length) || '/';
+}

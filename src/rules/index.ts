@@ -1,12 +1,14 @@
 /** The core rules, in their order: first match wins. */
 import { fileSystemRule } from './file-system.js';
+import { httpStatusRule } from './http-status.js';
 import { networkErrorRule } from './network.js';
 import type { ErrorRule } from './rule.js';
 import { abortRule, timeoutRule } from './timeout.js';
 
 /**
  * The default allowlist for foreign errors, in order (first match wins): Node network failures (`network`), timeouts
- * (`timeout`), aborts (`abort`), file-system errors (`file-system`). The package's own deliberate errors need no rule:
+ * (`timeout`), aborts (`abort`), HTTP status failures of any client (`http-status`: the status and the retry delay,
+ * never the body), file-system errors (`file-system`). The package's own deliberate errors need no rule:
  * every policy shows them. The opt-in `zodErrorRule` is not among them. Pick single rules by name.
  *
  * @example
@@ -20,5 +22,6 @@ export const coreRules: readonly ErrorRule[] = Object.freeze([
   networkErrorRule,
   timeoutRule,
   abortRule,
+  httpStatusRule,
   fileSystemRule,
 ]);

@@ -112,15 +112,17 @@ export interface ErrorRule {
    */
   readonly status?: number | ((error: unknown) => number);
   /**
-   * Log level of the one record written for this failure. `info` writes one line without a stack (deliberate
-   * errors); `warn` adds the stack, since an allowlisted foreign error can still be a bug of the server's.
+   * Log level of the one record written for this failure, fixed or from the accepted error. `info` writes one line
+   * without a stack (deliberate errors, a routine failure the caller caused); `warn` adds the stack, since an
+   * allowlisted foreign error can still be a bug of the server's. A function that throws or returns anything else
+   * gives `warn`.
    * @default 'warn'
    * @example
    * ```ts
-   * level: 'info'
+   * level: (error) => ((error as ApiError).status === 404 ? 'info' : 'warn')
    * ```
    */
-  readonly level?: AnticipatedLevel;
+  readonly level?: AnticipatedLevel | ((error: unknown) => AnticipatedLevel);
   /**
    * Marks failures that a fresh sign-in fixes: the policy's `reauthorize` text is appended to the client text and
    * the status becomes 401.

@@ -160,8 +160,9 @@ describe("step 4: httpRulesFor on the server's own HTTP error classes", () => {
     expect(await client.callTool({ name: 'broken', arguments: {} })).toEqual(
       toolFailure('Error executing tool broken: GitHub API request failed with 500 Internal Server Error: The service failed to answer', failureObject('server_error', true)),
     );
+    // the caller's 404 is routine: one line at info (httpRulesFor's rules are httpRules'); the rest warn
     expect(records.map(({ level, rule, httpStatus }) => ({ level, rule, httpStatus }))).toEqual([
-      { level: 'warn', rule: 'github-server-http-error', httpStatus: 404 },
+      { level: 'info', rule: 'github-server-http-error', httpStatus: 404 },
       { level: 'warn', rule: 'github-server-unauthorized', httpStatus: 401 },
       { level: 'warn', rule: 'notion-server-http-error', httpStatus: 429 },
       { level: 'warn', rule: 'github-server-http-error', httpStatus: 500 },

@@ -88,9 +88,9 @@ export function gaxiosMessageOf(seen: Seen): string {
 
 /** Asserts the scenario: the client's reads, then exactly the records and outcomes, each to its policy. */
 export function checkOnePolicy(sdk: 'v1' | 'v2', origin: string, read: readonly Read[], seen: Seen): void {
-  const texts = expectedToolTexts(origin);
+  const texts = expectedToolTexts();
   const rpc = (message: string): string => (sdk === 'v1' ? `MCP error -32603: ${message}` : message);
-  expect(read.map((r) => r.answer)).toEqual([...TOOL_CALLS.map((name) => texts[name]), rpc(googleText(origin)), rpc(googleText(origin))]);
+  expect(read.map((r) => r.answer)).toEqual([...TOOL_CALLS.map((name) => texts[name]), rpc(googleText()), rpc(googleText())]);
   expect(read.map((r) => r.failure)).toEqual(EXPECTED_FAILURES);
 
   const gaxiosMessage = gaxiosMessageOf(seen);

@@ -87,9 +87,9 @@ export async function buildOnePolicyServer(
   );
 }
 
-/** What the client reads for the 403 (Google's own text, the key redacted). */
-export function googleText(origin: string): string {
-  return `The caller does not have permission (403 PERMISSION_DENIED from Google API GET ${origin}/v1/forbidden?key=[REDACTED]&fields=id)`;
+/** What the client reads for the 403 (Google's own text, the key redacted; the path only: the fake is on a loopback address). */
+export function googleText(): string {
+  return `The caller does not have permission (403 PERMISSION_DENIED from Google API GET /v1/forbidden?key=[REDACTED]&fields=id)`;
 }
 
 /** The record a 403 leaves in the server's logger, under the registered name. */
@@ -115,11 +115,11 @@ export function forbiddenRecord(handler: 'tool' | 'prompt' | 'resource', name: s
 /** The calls every test makes, in order, and what the client must read for each (`MCP error <code>: ` for v1 errors). */
 export const TOOL_CALLS = ['before_403', 'prewrapped_403', 'updated_403', 'prewrapped_ok', 'anon', 'explicit_deliberate'] as const;
 
-export function expectedToolTexts(origin: string): Record<(typeof TOOL_CALLS)[number], { text: string; isError?: true }> {
+export function expectedToolTexts(): Record<(typeof TOOL_CALLS)[number], { text: string; isError?: true }> {
   return {
-    before_403: { text: `Error executing tool before_403: ${googleText(origin)}`, isError: true },
-    prewrapped_403: { text: `Error executing tool prewrapped_403: ${googleText(origin)}`, isError: true },
-    updated_403: { text: `Error executing tool updated_403: ${googleText(origin)}`, isError: true },
+    before_403: { text: `Error executing tool before_403: ${googleText()}`, isError: true },
+    prewrapped_403: { text: `Error executing tool prewrapped_403: ${googleText()}`, isError: true },
+    updated_403: { text: `Error executing tool updated_403: ${googleText()}`, isError: true },
     prewrapped_ok: { text: 'fine' },
     anon: { text: 'Error executing tool anon: deliberate', isError: true },
     explicit_deliberate: { text: 'Error executing tool explicit_deliberate: Shown under a Google-only rules list', isError: true },

@@ -133,7 +133,8 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "list_files" failed (rule google-oauth-refresh: POST ${fake.origin}/token/invalid_grant -> 400): Error "invalid_grant"${correlation(correlationId)}`, []);
   });
 
-  // Google API errors: Google's message first, then status, reason and the request with the key redacted; a warn line.
+  // Google API errors: Google's message first, then status, reason and the request with the key redacted (the path only:
+  // the fake's host is a loopback address); a warn line with the URL.
   it.each([
     { what: '403', tool: 'share_sheet', path: '/v1/forbidden', rule: 'google-api-error', status: 403, message: GOOGLE_MESSAGES.permissionDenied, head: '403 PERMISSION_DENIED', retry: '', failure: { code: 'permission_denied', retryable: false } },
     { what: '429 quota, with the retry-after delay', tool: 'read_range', path: '/v1/quota', rule: 'google-quota', status: 429, message: GOOGLE_MESSAGES.quota, head: '429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED', retry: '. Retry after 30 s.', failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 } },
@@ -142,7 +143,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     const before = withPolicy.stderr().length;
     const { answer, correlationId } = await callTool(withPolicy, tool);
     const request = `${fake.origin}${path}?key=[REDACTED]`;
-    expect(answer).toEqual({ isError: true, text: `Error executing tool ${tool}: ${message} (${head} from Google API GET ${request})${retry}`, failure });
+    expect(answer).toEqual({ isError: true, text: `Error executing tool ${tool}: ${message} (${head} from Google API GET ${path}?key=[REDACTED])${retry}`, failure });
     expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "${tool}" failed (rule ${rule}: GET ${request} -> ${status}): Error "${message}"${correlation(correlationId)}`, []);
   });
 

@@ -67,7 +67,7 @@ export function googleapisCommonSuite(
     expectOutcome(error, {
       rule: 'google-api-error',
       status: 403,
-      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${google.fake.origin}/v1/forbidden?fields=id&key=[REDACTED])`,
+      message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET /v1/forbidden?fields=id&key=[REDACTED])`,
       failure: { code: 'permission_denied', retryable: false },
     });
   });
@@ -78,7 +78,7 @@ export function googleapisCommonSuite(
     expectOutcome(error, {
       rule: 'google-quota',
       status: 429,
-      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${google.fake.origin}/v1/quota?fields=id). Retry after 30 s.`,
+      message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET /v1/quota?fields=id). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
@@ -87,7 +87,7 @@ export function googleapisCommonSuite(
     expectOutcome(await call(google.fake.origin, '/v1/unavailable'), {
       rule: 'google-api-error',
       status: 503,
-      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET ${google.fake.origin}/v1/unavailable?fields=id)`,
+      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET /v1/unavailable?fields=id)`,
       failure: { code: 'unavailable', retryable: true },
     });
   });
@@ -96,7 +96,7 @@ export function googleapisCommonSuite(
     expectOutcome(await call(google.fake.origin, '/html502', { withApiKey: true }), {
       rule: 'google-api-error',
       status: 502,
-      message: `Bad Gateway (502 from Google API GET ${google.fake.origin}/html502?fields=id&key=[REDACTED])`,
+      message: `Bad Gateway (502 from Google API GET /html502?fields=id&key=[REDACTED])`,
       failure: { code: 'unavailable', retryable: true },
     });
   });
@@ -128,7 +128,7 @@ export function googleapisCommonSuite(
       expectOutcome(error, {
         rule: 'google-api-error',
         status: 403,
-        message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${h2.fake.origin}/v1/forbidden)`,
+        message: `${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET /v1/forbidden)`,
         failure: { code: 'permission_denied', retryable: false },
       });
       const { records } = render(error);
@@ -139,7 +139,7 @@ export function googleapisCommonSuite(
       expectOutcome(await call(h2.fake.origin, '/v1/quota', { http2: true }), {
         rule: 'google-quota',
         status: 429,
-        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota). Retry after 30 s.`,
+        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET /v1/quota). Retry after 30 s.`,
         failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
       });
     });
@@ -148,7 +148,7 @@ export function googleapisCommonSuite(
       expectOutcome(await call(h2.fake.origin, '/v1/quota-retry-info', { http2: true }), {
         rule: 'google-quota',
         status: 429,
-        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info). Retry after 13 s.`,
+        message: `${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET /v1/quota-retry-info). Retry after 13 s.`,
         failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
       });
     });
@@ -158,14 +158,14 @@ export function googleapisCommonSuite(
         rule: 'google-insufficient-scopes',
         status: 401,
         reauthorize: true,
-        message: `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET ${h2.fake.origin}/v1/scopes)`,
+        message: `${GOOGLE_MESSAGES.scopes} (403 PERMISSION_DENIED ACCESS_TOKEN_SCOPE_INSUFFICIENT from Google API GET /v1/scopes)`,
         failure: { code: 'access_token_scope_insufficient', retryable: false },
       });
       expectOutcome(await call(h2.fake.origin, '/v1/unauthenticated', { http2: true }), {
         rule: 'google-unauthenticated',
         status: 401,
         reauthorize: true,
-        message: `${GOOGLE_MESSAGES.unauthenticated} (401 UNAUTHENTICATED from Google API GET ${h2.fake.origin}/v1/unauthenticated)`,
+        message: `${GOOGLE_MESSAGES.unauthenticated} (401 UNAUTHENTICATED from Google API GET /v1/unauthenticated)`,
         failure: { code: 'unauthenticated', retryable: false },
       });
     });
@@ -175,7 +175,7 @@ export function googleapisCommonSuite(
       const outcome = expectOutcome(error, {
         rule: 'google-api-error',
         status: 502,
-        message: `Bad Gateway (502 from Google API GET ${h2.fake.origin}/html502)`,
+        message: `Bad Gateway (502 from Google API GET /html502)`,
         failure: { code: 'unavailable', retryable: true },
       });
       expect(outcome.message).not.toMatch(/<|DOCTYPE/);

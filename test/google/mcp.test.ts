@@ -128,7 +128,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('a 403 with ?key=: the API message first, then the request without the key; not retryable', async () => {
     expect(await call('sheets_get')).toEqual({
       isError: true,
-      text: `Error executing tool sheets_get: ${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET ${fake.origin}/v1/forbidden?key=[REDACTED]&fields=id)`,
+      text: `Error executing tool sheets_get: ${GOOGLE_MESSAGES.permissionDenied} (403 PERMISSION_DENIED from Google API GET /v1/forbidden?key=[REDACTED]&fields=id)`,
       failure: { code: 'permission_denied', retryable: false },
     });
   });
@@ -136,7 +136,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('a 429 with retry-after: the message, "Retry after 30 s." once, retryable with the delay', async () => {
     expect(await call('sheets_read')).toEqual({
       isError: true,
-      text: `Error executing tool sheets_read: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${fake.origin}/v1/quota?key=[REDACTED]). Retry after 30 s.`,
+      text: `Error executing tool sheets_read: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET /v1/quota?key=[REDACTED]). Retry after 30 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 },
     });
   });
@@ -144,7 +144,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('a 503: retryable, no delay given', async () => {
     expect(await call('docs_export')).toEqual({
       isError: true,
-      text: `Error executing tool docs_export: ${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API POST ${fake.origin}/v1/unavailable)`,
+      text: `Error executing tool docs_export: ${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API POST /v1/unavailable)`,
       failure: { code: 'unavailable', retryable: true },
     });
   });
@@ -152,7 +152,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('googleapis-common 8 over HTTP/2: a 429 (a plain Error, the response in its cause) with its RetryInfo delay', async () => {
     expect(await call('drive_export')).toEqual({
       isError: true,
-      text: `Error executing tool drive_export: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET ${h2.fake.origin}/v1/quota-retry-info). Retry after 13 s.`,
+      text: `Error executing tool drive_export: ${GOOGLE_MESSAGES.quota} (429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED from Google API GET /v1/quota-retry-info). Retry after 13 s.`,
       failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 12_500 },
     });
   });
@@ -196,7 +196,7 @@ describe('Google failures through a real McpServer and Client', () => {
     const failure = data[FAILURE_KEY] as WireFailure;
     expect(error.code).toBe(-32603);
     expect(error.message).toContain(
-      `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET ${fake.origin}/v1/too-many-requests). Retry after 7 s.`,
+      `${GOOGLE_MESSAGES.tooManyRequests} (429 RESOURCE_EXHAUSTED from Google API GET /v1/too-many-requests). Retry after 7 s.`,
     );
     expect(failure).toEqual({ code: 'resource_exhausted', retryable: true, retryAfterMs: 7000, correlationId: expect.stringMatching(/^[0-9a-f]{12}$/) });
     const record = records.find((r) => r.handler === 'resource');

@@ -67,14 +67,15 @@ describe('rule order', () => {
     expectOutcome(wrapper, {
       rule: 'google-api-error',
       status: 404,
-      message: `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET ${google.fake.origin}/v1/missing?key=[REDACTED])`,
+      message: `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET /v1/missing?key=[REDACTED])`,
       failure: { code: 'not_found', retryable: false },
     });
   });
 
-  it('HTTP errors need no particular order: no core rule accepts them', async () => {
+  it('an HTTP error after coreRules is the core http-status rule\'s (status only): googleRules go first, as documented', async () => {
     const error = await caught(() => gaxios7.request({ url: google.fake.url('/v1/scopes'), retry: false }));
-    expect(anticipated(error, coreFirst).rule.name).toBe('google-insufficient-scopes');
+    expect(anticipated(error, coreFirst).rule.name).toBe('http-status');
+    expect(anticipated(error, coreFirst).message).toBe('HTTP request failed with status 403');
     expect(anticipated(error, googleFirst).rule.name).toBe('google-insufficient-scopes');
   });
 });

@@ -1,8 +1,11 @@
-/** redactUrl: credentials never survive, whatever the query looks like. */
+/**
+ * redactUrl: credentials never survive, whatever the query looks like. clientUrl: no internal host reaches a client text;
+ * a public one stays.
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/google/index.js';
-import { MAX_URL_LENGTH } from '../../src/kit/url.js';
+import { MAX_URL_LENGTH, clientUrl, isInternalHost } from '../../src/kit/url.js';
 
 describe('redactUrl', () => {
   it('redacts key=, access_token=, token=, client_secret= and other credential parameters; keeps the rest', () => {
@@ -43,5 +46,61 @@ describe('redactUrl', () => {
         expect(out).toBe(`https://www.googleapis.com/drive/v3/files?${query.replace(`${name}=${secret}`, `${name}=[REDACTED]`)}`);
       }),
     );
+  });
+});
+
+describe('clientUrl and isInternalHost', () => {
+  it.each([
+    'http://127.0.0.1:8080/items/missing?api_key=[REDACTED]',
+    'http://127.9.3.1/items/missing?api_key=[REDACTED]',
+    'http://0.0.0.0:3000/items/missing?api_key=[REDACTED]',
+    'http://10.1.2.3/items/missing?api_key=[REDACTED]',
+    'http://172.16.0.1/items/missing?api_key=[REDACTED]',
+    'http://172.31.255.255/items/missing?api_key=[REDACTED]',
+    'http://192.168.1.20:9000/items/missing?api_key=[REDACTED]',
+    'http://169.254.169.254/items/missing?api_key=[REDACTED]',
+    'http://[::1]:8080/items/missing?api_key=[REDACTED]',
+    'http://[fd12:3456:789a::1]/items/missing?api_key=[REDACTED]',
+    'http://[fc00::7]/items/missing?api_key=[REDACTED]',
+    'http://[fe80::1]/items/missing?api_key=[REDACTED]',
+    'http://[::ffff:7f00:1]/items/missing?api_key=[REDACTED]',
+    'http://localhost:3000/items/missing?api_key=[REDACTED]',
+    'http://LOCALHOST./items/missing?api_key=[REDACTED]',
+    'http://api.localhost/items/missing?api_key=[REDACTED]',
+    'http://billing/items/missing?api_key=[REDACTED]',
+    'http://api:8080/items/missing?api_key=[REDACTED]',
+    'https://printer.local/items/missing?api_key=[REDACTED]',
+    'http://orders.svc.internal/items/missing?api_key=[REDACTED]',
+    'http://billing:notaport/items/missing?api_key=[REDACTED]',
+  ])('%s: the path and query only', (url) => {
+    expect(clientUrl(url)).toBe('/items/missing?api_key=[REDACTED]');
+  });
+
+  it('an internal host with nothing after it leaves the root path', () => {
+    expect(clientUrl('http://billing')).toBe('/');
+    expect(clientUrl(redactUrl('http://billing:8080?token=t'))).toBe('/?token=[REDACTED]');
+  });
+
+  it.each([
+    'https://api.github.com/repos/o/r',
+    'https://sheets.googleapis.com/v4/spreadsheets/abc?key=[REDACTED]',
+    'http://8.8.8.8/dns',
+    'http://172.32.0.1/x',
+    'http://172.15.0.1/x',
+    'http://11.0.0.1/x',
+    'http://10.example.com/x',
+    'http://[2606:4700:4700::1111]/x',
+    'http://[fc::1]/x',
+    '/items/relative',
+    'items/relative',
+  ])('%s: shown as it is', (url) => {
+    expect(clientUrl(url)).toBe(url);
+  });
+
+  it('reads hosts as the URL parser writes them: numeric and hex IPv4 forms are loopback too', () => {
+    expect(clientUrl(redactUrl('http://2130706433/a'))).toBe('/a');
+    expect(clientUrl(redactUrl('http://0x7f.1/a'))).toBe('/a');
+    expect(isInternalHost('api.example.com')).toBe(false);
+    expect(isInternalHost('example')).toBe(true);
   });
 });

@@ -185,7 +185,7 @@ describe('planted credentials through the real clients, a real McpServer under a
         return { text: 'Stripe API request failed with 401 Unauthorized (invalid_request_error): Credentials rejected: Invalid API Key provided: [REDACTED]', errorMessage: 'Invalid API Key provided: [REDACTED]' };
       case 'axios_header_echo':
         // the detail on one line: the authorization value runs to the first comma, over the lines that followed it
-        return { text: `HTTP GET ${fake.origin}/api/items/1 failed with 400 Bad Request: Rejected the request. Request headers: authorization:[REDACTED], [REDACTED], [REDACTED]`, errorMessage: 'Request failed with status code 400' };
+        return { text: `HTTP GET /api/items/1 failed with 400 Bad Request: Rejected the request. Request headers: authorization:[REDACTED], [REDACTED], [REDACTED]`, errorMessage: 'Request failed with status code 400' };
       default:
         return { text: '', errorMessage: `Request cannot be constructed from a URL that includes credentials: http://[REDACTED]@${host}/api/items/1` };
     }

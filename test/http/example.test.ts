@@ -49,16 +49,16 @@ function lastFailure(): unknown {
 }
 
 describe('examples/http-server.ts over stdio', () => {
-  it('a GitHub 404: the method, the URL and GitHub’s message', async () => {
+  it('a GitHub 404: the method, the path (the fake is on a loopback address) and GitHub’s message', async () => {
     expect(await call('get_repo', { owner: 'octo-org', repo: 'missing' })).toBe(
-      `Error executing tool get_repo: GitHub API GET ${fake.origin}/github/repos/octo-org/missing failed with 404 Not Found: ${MESSAGES.github.missing}`,
+      `Error executing tool get_repo: GitHub API GET /github/repos/octo-org/missing failed with 404 Not Found: ${MESSAGES.github.missing}`,
     );
     expect(lastFailure()).toEqual({ code: 'not_found', retryable: false });
   });
 
   it('a GitHub 401: credentials rejected, and the re-authorization text', async () => {
     expect(await call('get_repo', { owner: 'octo-org', repo: 'unauthorized' })).toBe(
-      `Error executing tool get_repo: GitHub API GET ${fake.origin}/github/repos/octo-org/unauthorized failed with 401 Unauthorized: Credentials rejected: ${MESSAGES.github.unauthorized}\n\n${REAUTHORIZE}`,
+      `Error executing tool get_repo: GitHub API GET /github/repos/octo-org/unauthorized failed with 401 Unauthorized: Credentials rejected: ${MESSAGES.github.unauthorized}\n\n${REAUTHORIZE}`,
     );
     expect(lastFailure()).toEqual({ code: 'unauthorized', retryable: false });
   });

@@ -2,14 +2,19 @@
  * The failure object's facts of the HTTP rules (src/http/failure.ts failureFacts), for the statuses and service
  * signals the end-to-end table (mcp.test.ts, stdio.test.ts) does not reach with a real library: 408, 410, 529, other
  * 4xx and 5xx, AWS's `$retryable`, a rate limit under 403, the rate-limit headers in each of their forms, an answer
- * that was not JSON. The input is the rules' own reading of an error (an HttpFailure), not an error object. Times are
+ * that was not JSON, OpenAI's reset durations (also through the real openai 6 SDK against a local 429). The input is
+ * otherwise the rules' own reading of an error (an HttpFailure), not an error object. Times are
  * counted from the `Date` header the input carries, so the delays are exact; only the test of the local clock (no
  * `Date`) asserts a range.
  */
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { classifyError, createErrorPolicy, type ErrorRule } from '../../src/index.js';
-import { failureFacts, failureText, type HttpFailure } from '../../src/http/failure.js';
-import { rateLimitResetMs } from '../../src/http/headers.js';
+import { classifyError, coreRules, createErrorPolicy, type ErrorRule } from '../../src/index.js';
+import { httpRules } from '../../src/http/index.js';
+import { listenOnLoopback } from '../support/loopback.js';
+import { httpFailureFacts as failureFacts } from '../../src/kit/http.js';
+import { failureText, type HttpFailure } from '../../src/http/failure.js';
+import { durationResetMs, rateLimitResetMs } from '../../src/http/headers.js';
 import { retryAfterMsOf } from '../../src/kit/http.js';
 
 const failure = (status: number, extra: Partial<HttpFailure> = {}): HttpFailure => ({ service: 'HTTP', status, ...extra });
@@ -145,5 +150,44 @@ describe('rate limits and retry delays from the headers, for every client', () =
     const rule: ErrorRule = { name: 'http', predicate: (e) => e === f, message: () => failureText(f), failure: failureFacts(f) };
     const c = classifyError(f, createErrorPolicy({ rules: [rule], logger: () => undefined }));
     expect(c.kind === 'anticipated' ? c.failure.retryAfterMs : undefined).toBe(86_400_000);
+  });
+});
+
+describe("OpenAI's reset durations (x-ratelimit-reset-requests: 6m0s)", () => {
+  it('reads Go-style durations; the later of requests and tokens; nothing for junk', () => {
+    expect(durationResetMs(new Headers({ 'x-ratelimit-reset-requests': '6m0s' }))).toBe(360_000);
+    expect(durationResetMs(new Headers({ 'x-ratelimit-reset-requests': '1s', 'x-ratelimit-reset-tokens': '6m0s' }))).toBe(360_000);
+    expect(durationResetMs(new Headers({ 'x-ratelimit-reset-tokens': '20ms' }))).toBe(20);
+    expect(durationResetMs(new Headers({ 'x-ratelimit-reset-requests': '1h2m3.5s' }))).toBe(3_723_500);
+    for (const junk of ['', ' ', 'soon', '6 m', '-1s', '5d']) expect(durationResetMs(new Headers({ 'x-ratelimit-reset-requests': junk }))).toBeUndefined();
+  });
+
+  it('the real openai 6 SDK against a local 429 with only the reset durations: retryable, the later delay', async () => {
+    const server = createServer((_req, res) => {
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'x-ratelimit-reset-requests': '6m0s', 'x-ratelimit-reset-tokens': '1.5s', 'x-request-id': 'req_dur' })
+        .end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }));
+    });
+    const { origin, close } = await listenOnLoopback(server);
+    try {
+      const OpenAI = ((await import('openai6')) as { default: new (options: object) => { models: { retrieve(id: string): Promise<unknown> } } }).default;
+      const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${origin}/v1`, maxRetries: 0 });
+      const error = await client.models.retrieve('gpt').catch((e: unknown) => e);
+      const c = classifyError(error, createErrorPolicy({ rules: [...httpRules, ...coreRules] }));
+      expect(c.kind === 'anticipated' && { rule: c.rule.name, message: c.message, failure: { ...c.failure, correlationId: undefined } }).toEqual({
+        rule: 'openai-http-error',
+        message: 'OpenAI API request failed with 429 Too Many Requests (rate_limit_exceeded): Rate limit reached for requests. Retry after 360 s.',
+        failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 360_000, correlationId: undefined },
+      });
+      // under the core rules alone: the status and the generic rate-limit headers, which OpenAI does not send
+      const core = classifyError(error);
+      expect(core.kind === 'anticipated' && { rule: core.rule.name, message: core.message, failure: { ...core.failure, correlationId: undefined } }).toEqual({
+        rule: 'http-status',
+        message: 'HTTP request failed with status 429',
+        failure: { code: 'rate_limited', retryable: true, correlationId: undefined },
+      });
+    } finally {
+      await close();
+    }
   });
 });

@@ -59,25 +59,27 @@ describe(`@octokit/graphql through a real McpServer and Client`, () => {
     },
     (origin) => {
       const url = `${origin}/github/graphql`;
+      // the fake's loopback origin: the text shows the path, the record the URL
+      const path = url.slice(origin.length);
       const httpRequest = (httpStatus: number) => ({ httpMethod: 'POST', httpUrl: url, httpStatus, httpRequestId: GRAPHQL_REQUEST_IDS.github });
       const inBody = { httpRequestId: GRAPHQL_REQUEST_IDS.github };
       const rule = 'github-graphql-http-error';
       return {
-        unauthorized: { text: `GitHub API POST ${url} failed with 401 Unauthorized: Credentials rejected: Bad credentials`, rule: 'github-unauthorized', status: 401, request: httpRequest(401), failure: { code: 'unauthorized', retryable: false } },
+        unauthorized: { text: `GitHub API POST ${path} failed with 401 Unauthorized: Credentials rejected: Bad credentials`, rule: 'github-unauthorized', status: 401, request: httpRequest(401), failure: { code: 'unauthorized', retryable: false } },
         forbidden: { text: 'GitHub GraphQL API request failed (FORBIDDEN): Access denied: Resource not accessible by integration', rule, status: 403, request: inBody, failure: { code: 'FORBIDDEN', retryable: false } },
         missing: { text: "GitHub GraphQL API request failed (NOT_FOUND): Could not resolve to a Repository with the name 'octo-org/missing'.", rule, status: 404, request: inBody, failure: { code: 'NOT_FOUND', retryable: false } },
         invalid: { text: 'GitHub GraphQL API request failed (variableMismatch): Variable $token of type Int! was provided invalid value: [REDACTED]', rule, status: 400, request: inBody, failure: { code: 'variableMismatch', retryable: false } },
         limited: { text: 'GitHub GraphQL API request failed (RATE_LIMITED): API rate limit exceeded for user ID 1.', rule, status: 429, request: inBody, failure: { code: 'RATE_LIMITED', retryable: true } },
         secondary: {
-          text: `GitHub API POST ${url} failed with 403 Forbidden: You have exceeded a secondary rate limit. Please wait a few minutes before you try again. Retry after 7 s.`,
+          text: `GitHub API POST ${path} failed with 403 Forbidden: You have exceeded a secondary rate limit. Please wait a few minutes before you try again. Retry after 7 s.`,
           rule: 'github-http-error',
           status: 403,
           request: httpRequest(403),
           failure: { code: 'rate_limited', retryable: true, retryAfterMs: 7000 },
         },
         internal: { text: 'GitHub GraphQL API request failed: The service failed to answer', rule, status: 500, request: inBody, failure: { code: 'server_error', retryable: true } },
-        unavailable: { text: `GitHub API POST ${url} failed with 503 Service Unavailable: Service unavailable. Retry after 30 s.`, rule: 'github-http-error', status: 503, request: httpRequest(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
-        broken: { text: `GitHub API POST ${url} failed with 500 Internal Server Error: The service failed to answer`, rule: 'github-http-error', status: 500, request: httpRequest(500), failure: { code: 'server_error', retryable: true } },
+        unavailable: { text: `GitHub API POST ${path} failed with 503 Service Unavailable: Service unavailable. Retry after 30 s.`, rule: 'github-http-error', status: 503, request: httpRequest(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
+        broken: { text: `GitHub API POST ${path} failed with 500 Internal Server Error: The service failed to answer`, rule: 'github-http-error', status: 500, request: httpRequest(500), failure: { code: 'server_error', retryable: true } },
       };
     },
     [SECRETS.github, SECRETS.githubPat],
@@ -103,7 +105,9 @@ describe('GraphQL over fetch (Apollo, Shopify) through a real McpServer and Clie
     async (origin) => Object.fromEntries(cases.map((which) => [which, () => graphqlOverFetch(`${origin}/graphql?key=${SECRETS.queryToken}`, { case: which, apiKey: SECRETS.stripe })])),
     (origin) => {
       const url = `${origin}/graphql?key=[REDACTED]`;
-      const where = `GraphQL API POST ${url} failed`;
+      // the fake's loopback origin: the text shows the path, the record the URL
+      const path = url.slice(origin.length);
+      const where = `GraphQL API POST ${path} failed`;
       const inBody = { httpMethod: 'POST', httpUrl: url, httpRequestId: GRAPHQL_REQUEST_IDS.api };
       const http = (httpStatus: number) => ({ ...inBody, httpStatus });
       const rule = 'graphql-http-error';
@@ -111,7 +115,7 @@ describe('GraphQL over fetch (Apollo, Shopify) through a real McpServer and Clie
         unauthorized: { text: `${where} (UNAUTHENTICATED): Credentials rejected: You must be logged in to read items.`, rule: 'graphql-unauthorized', status: 401, request: inBody, failure: { code: 'UNAUTHENTICATED', retryable: false } },
         // Shopify's 401 (`errors` as one string, no `data`) is no GraphQL error list: the fetch rule's, by its status.
         shopify401: {
-          text: `HTTP POST ${url} failed with 401 Unauthorized: Credentials rejected: the service did not accept them`,
+          text: `HTTP POST ${path} failed with 401 Unauthorized: Credentials rejected: the service did not accept them`,
           rule: 'fetch-unauthorized',
           status: 401,
           request: http(401),

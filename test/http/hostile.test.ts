@@ -27,7 +27,9 @@ describe('httpRules against hostile and look-alike values', () => {
   });
 
   it('need the whole shape: an HttpError without a request, an axios look-alike without isAxiosError', () => {
-    expect(classifyError(octokitShaped({ request: undefined }), policy).kind).toBe('crash');
+    // not Octokit's without its request: its response's status and headers are the core http-status rule's (status only)
+    expect(classifyError(octokitShaped({ request: undefined }), policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'http-status' }, message: 'HTTP request failed with status 404' });
+    expect(classifyError(octokitShaped({ request: undefined, response: { status: 404, data: {} } }), policy).kind).toBe('crash');
     const axiosLike = Object.assign(new Error('Request failed with status code 404'), {
       name: 'AxiosError',
       config: { url: 'https://x.test' },

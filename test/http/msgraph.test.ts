@@ -48,6 +48,8 @@ const ROWS: Readonly<Record<string, Want>> = {
   broken: { text: `${where} with 500 Internal Server Error: The service failed to answer`, rule, status: 500, request: request(500), failure: { code: 'server_error', retryable: true } },
   html: { text: `${where} with 502 Bad Gateway: The service failed to answer`, rule, status: 502, request: { httpStatus: 502 }, failure: { code: 'unavailable', retryable: true } },
   refused: { text: 'Network error: the Microsoft Graph API did not answer', rule: 'msgraph-network', status: 502, failure: { code: 'network', retryable: true } },
+  // `AbortSignal.timeout` in the request's fetch options: the client keeps the TimeoutError's name in `code`, not the error.
+  slow: { text: 'The Microsoft Graph API request timed out.', rule: 'msgraph-timeout', status: 504, failure: { code: 'timeout', retryable: true } },
 };
 
 describe('@microsoft/microsoft-graph-client through a real McpServer and Client', () => {
@@ -58,7 +60,12 @@ describe('@microsoft/microsoft-graph-client through a real McpServer and Client'
     fake = await startGraphqlFake();
     const client = graphClient(fake.origin);
     const refused = graphClient(await closedOrigin());
-    const calls = Object.fromEntries(Object.keys(ROWS).map((which) => [which, () => (which === 'refused' ? refused : client).api(`/users/${which}`).header('Authorization', `Bearer ${GRAPH_TOKEN}`).query({ api_key: SECRETS.queryToken }).get() as Promise<unknown>]));
+    const calls = Object.fromEntries(
+      Object.keys(ROWS).map((which) => {
+        const request = (which === 'refused' ? refused : client).api(`/users/${which}`).header('Authorization', `Bearer ${GRAPH_TOKEN}`).query({ api_key: SECRETS.queryToken });
+        return [which, () => (which === 'slow' ? request.option('signal', AbortSignal.timeout(100)) : request).get() as Promise<unknown>];
+      }),
+    );
     run = await startPolicySession(calls);
   });
 

@@ -56,6 +56,9 @@ assert.equal(
   cjs.classifyError(octokitShaped, cjs.createErrorPolicy({ rules: [...http.httpRules, ...cjs.coreRules] })).message,
   'GitHub API GET https://api.github.com/repos/o/r?access_token=[REDACTED] failed with 404 Not Found: Not Found',
 );
+// The core alone (issue 32): an HTTP client's failure reads as its status, the caller's 404 logged at info.
+const coreOnly = cjs.classifyError(octokitShaped);
+assert.deepEqual([coreOnly.rule?.name, coreOnly.message, coreOnly.level], ['http-status', 'HTTP request failed with status 404', 'info']);
 // The opentelemetry entry, both ways, with its optional peer @opentelemetry/api installed: a crash through a wrapped
 // tool gives one SERVER span (a minimal tracer provider records it), whose status carries the reference, not the text.
 const otel = await import('mcp-error-policy/opentelemetry');

@@ -69,6 +69,8 @@ export const FORM = {
   atlassian: 'ATATT3xFfGF0Dq3kF4kew8ntBuXyzcwBy7AZLyYZRoJiDyoiYcmFzKyAQjwqghL3KokG4zabSDvVcoUhoboPDeTLzrRK3KZnBYkhqGLZY9327XsahTU6dWczhUVr55rkTaTghYvUuoDYbnS4tM8tRpPguNEFpZ9K9NgX5DwvhS5zRiVdyL5k=tCaNC5kD',
   groq: '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',
   vault: 'hvs.CAESIDq3kF4keThpAqYGE4Z9DFwCw7zaRhwDncEcQzo',
+  /** An Azure AD (Entra ID) client secret: three characters, a digit, `Q~`, then 31 to 34 more. */
+  azureAdSecret: 'zR78Q~Dq3kF4ke.xT2vW_nM9pL0~cR5sK-uY7hJ6g',
 } as const;
 
 /** The secret values that are credentials (every one of them). */
@@ -225,6 +227,15 @@ export const FORM_EMBEDDINGS: Readonly<Record<string, readonly [string, string]>
       .join(' '),
     Array.from({ length: 18 }, (_, i) => `token ${i}: [REDACTED];`).join(' '),
   ],
+  'Azure AD client secret, bare in an AADSTS text': [
+    `AADSTS7000215: Invalid client secret provided. Secret ${FORM.azureAdSecret} was sent for app 00000000.`,
+    'AADSTS7000215: Invalid client secret provided. Secret [REDACTED] was sent for app 00000000.',
+  ],
+  'Azure AD client secret in a token request body': [
+    `grant_type=client_credentials&client_id=11111111-2222&client_secret=${FORM.azureAdSecret}&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default`,
+    'grant_type=client_credentials&client_id=11111111-2222&client_secret=[REDACTED]&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default',
+  ],
+  'Azure AD client secret in util.inspect form': [`{ clientId: 'app', clientSecret: '${FORM.azureAdSecret}' }`, "{ clientId: 'app', clientSecret: '[REDACTED]' }"],
   'scanner token in a JSON error body': [`{"error":"invalid token","detail":"the token ${FORM.npm} was revoked"}`, '{"error":"invalid token","detail":"the token [REDACTED] was revoked"}'],
 };
 

@@ -250,31 +250,32 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
   // A proxy's page holds no request id; AWS's is no service exception, so the service is not named.
   const proxied = which === 'html' || which === 'maintenance';
   const requestId = (id: string): { httpRequestId?: string } => (proxied ? {} : { httpRequestId: id });
+  // The fake's origin is a loopback address: the text shows the path (and redacted query) only; the record the URL.
   let where: string;
   let request: Expected['request'];
   switch (prefix) {
     case 'github': {
       const url = `${origin}/github/repos/octo-org/${which}?access_token=[REDACTED]`;
-      where = `GitHub API GET ${url}`;
+      where = `GitHub API GET ${url.slice(origin.length)}`;
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.github) };
       break;
     }
     case 'axios': {
       const url = `${origin}/api/items/${which}?access_token=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&view=full`;
-      where = `HTTP POST ${url}`;
+      where = `HTTP POST ${url.slice(origin.length)}`;
       request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
       break;
     }
     case 'fetch': {
       // The Request the error keeps names the method.
       const url = `${origin}/api/items/${which}?api_key=[REDACTED]&view=full`;
-      where = `HTTP POST ${url}`;
+      where = `HTTP POST ${url.slice(origin.length)}`;
       request = { httpMethod: 'POST', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
       break;
     }
     case 'ky': {
       const url = `${origin}/api/items/${which}?key=[REDACTED]&sig=[REDACTED]`;
-      where = `HTTP GET ${url}`;
+      where = `HTTP GET ${url.slice(origin.length)}`;
       request = { httpMethod: 'GET', httpUrl: url, httpStatus: status, ...requestId(REQUEST_IDS.api) };
       break;
     }

@@ -13,7 +13,7 @@
  *   `x-request-id`.
  * - `POST /linear/graphql`: Linear (`extensions: { type, code, statusCode, userPresentableMessage }`; rate limits are
  *   HTTP 400 with `RATELIMITED`). `x-request-id`.
- * - `GET /msgraph/v1.0/users/<case>`: Microsoft Graph (`{ error: { code, message, innerError: { 'request-id', date } } }`,
+ * - `GET /msgraph/v1.0/users/<case>`: Microsoft Graph (`slow` never answers) (`{ error: { code, message, innerError: { 'request-id', date } } }`,
  *   `request-id`, `Retry-After` on 429 and 503).
  *
  * The `broken` cases echo the request's credentials (and the planted variable) in their answer, as a crashing service
@@ -196,6 +196,8 @@ export async function startGraphqlFake(): Promise<GraphqlFake> {
       const body = await readRequestBody(req);
       requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers }, body });
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      // Graph's `slow` case never answers: the client's own timeout ends the request (the close ends the connection).
+      if (path === '/msgraph/v1.0/users/slow') return;
       const which = answer(req, path, body);
       if (which === undefined) {
         // `ok`, or a query nobody planned: a successful answer with data.
