@@ -358,7 +358,7 @@ export function accepts(rule: ErrorRule, error: unknown): boolean {
 const RULE_CHECKS: readonly Check[] = [
   ['message', 'a string or a function', (v) => typeof v === 'string' || isFunction(v)],
   ['status', 'an integer HTTP status from 100 to 599, or a function returning one', (v) => isFunction(v) || isHttpStatus(v)],
-  ['level', "'info' or 'warn'", (v) => v === 'info' || v === 'warn'],
+  ['level', "'info', 'warn' or a function returning one", (v) => v === 'info' || v === 'warn' || isFunction(v)],
   ['reauthorize', 'a boolean', isBoolean],
   ['code', 'an integer JSON-RPC error code', Number.isSafeInteger],
   ['request', 'a function', isFunction],

@@ -21,7 +21,7 @@ describe('createErrorPolicy', () => {
     ['rules[0].name', { rules: [{ predicate: () => false }] }, 'Expected `rules[0].name` to be a non-empty string, got undefined'],
     ['rules[0].predicate', { rules: [{ name: 'x' }] }, 'Expected `rules[0].predicate` to be a function, got undefined'],
     ['rules[0].status', { rules: [{ name: 'x', predicate: () => false, status: 42 }] }, 'Expected `rules[0].status` to be an integer HTTP status from 100 to 599, or a function returning one, got the number 42'],
-    ['rules[0].level', { rules: [{ name: 'x', predicate: () => false, level: 'error' }] }, "Expected `rules[0].level` to be 'info' or 'warn', got the string \"error\""],
+    ['rules[0].level', { rules: [{ name: 'x', predicate: () => false, level: 'error' }] }, "Expected `rules[0].level` to be 'info', 'warn' or a function returning one, got the string \"error\""],
     ['rules[0].message', { rules: [{ name: 'x', predicate: () => false, message: 3 }] }, 'Expected `rules[0].message` to be a string or a function, got the number 3'],
     ['rules[0].reauthorize', { rules: [{ name: 'x', predicate: () => false, reauthorize: 'yes' }] }, 'Expected `rules[0].reauthorize` to be a boolean, got the string "yes"'],
     ['rules[0].code', { rules: [{ name: 'x', predicate: () => false, code: 1.5 }] }, 'Expected `rules[0].code` to be an integer JSON-RPC error code, got the number 1.5'],
