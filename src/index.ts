@@ -31,6 +31,8 @@ export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';
 export { zodErrorRule } from './rules/zod.js';
+export { ownErrorRule } from './rules/own-error.js';
+export type { OwnErrorRuleOptions } from './rules/own-error.js';
 export type { ErrorRule, AnticipatedLevel, FailedCall, FailedRequest, FailureFacts } from './rules/rule.js';
 export { scrubSecrets } from './scrub.js';
 export type { LogRecord, LogLevel, LogFunction, LevelLogger, PolicyLogger, HandlerKind, FailureKind } from './log.js';
