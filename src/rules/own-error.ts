@@ -42,45 +42,51 @@ function isPlainError(error: unknown): boolean {
   }
 }
 
-/** The absolute file of a stack line, with `/` separators, or `undefined` (the runtime's code, eval, no file). */
-function fileOf(line: string): string | undefined {
-  let file = FRAME.exec(line)?.[1];
-  if (file === undefined) return undefined;
-  if (file.startsWith('file://')) {
-    try {
-      file = decodeURIComponent(new URL(file).pathname).replace(/^\/(?=[A-Za-z]:)/, '');
-    } catch {
-      return undefined;
-    }
+type Fs = typeof import('node:fs');
+type Path = typeof import('node:path');
+type Url = typeof import('node:url');
+
+/** What the rule reads files and paths with (Node's, Bun's and Deno's own modules). */
+interface Files {
+  readonly fs: Fs;
+  readonly path: Path;
+  readonly url: Url;
+}
+
+/** The absolute file of a stack line, or `undefined` (the runtime's code, eval, no file). */
+function fileOf(line: string, { path, url }: Files): string | undefined {
+  const file = FRAME.exec(line)?.[1];
+  try {
+    const absolute = file?.startsWith('file:') === true ? url.fileURLToPath(file) : file;
+    return absolute !== undefined && path.isAbsolute(absolute) ? absolute : undefined;
+  } catch {
+    return undefined;
   }
-  file = file.replaceAll('\\', '/');
-  return file.startsWith('/') || /^[A-Za-z]:\//.test(file) ? file : undefined;
 }
 
 /**
  * The files of a stack's frames, in order, after its `Name: message` header (which may hold lines like frames); none
  * when the message is not in the stack (changed after the error was made).
  */
-function framesOf(stack: string, message: string): (string | undefined)[] {
+function framesOf(stack: string, message: string, files: Files): (string | undefined)[] {
   const header = stack.indexOf(message);
   if (header === -1) return [];
   return stack
     .slice(header + message.length)
     .split('\n')
     .filter((line) => /^\s*at /.test(line))
-    .map(fileOf);
+    .map((line) => fileOf(line, files));
 }
 
 /** Whether `file` is under `root` and under no `node_modules` folder inside it. */
-function isUnder(root: string, file: string | undefined): boolean {
-  return file !== undefined && file.startsWith(`${root}/`) && !file.slice(root.length).split('/').includes('node_modules');
+function isUnder(root: string, file: string | undefined, { path }: Files): boolean {
+  if (file === undefined) return false;
+  const inside = path.relative(root, file);
+  return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside) && !inside.split(path.sep).includes('node_modules');
 }
 
-type Fs = typeof import('node:fs');
-type Path = typeof import('node:path');
-
 /** The folder of the nearest `package.json` with a `name` above `file`, else `file`'s folder. */
-function packageRootOf(file: string, fs: Fs, path: Path): string {
+function packageRootOf(file: string, { fs, path }: Files): string {
   const start = path.dirname(file);
   for (let dir = start; ; dir = path.dirname(dir)) {
     try {
@@ -93,24 +99,15 @@ function packageRootOf(file: string, fs: Fs, path: Path): string {
   }
 }
 
-/** The server's own folder, with `/` separators and no trailing one, or `undefined` where files cannot be read. */
-function ownRoot(root: string | undefined, caller: string | undefined): string | undefined {
-  const fs = nodeBuiltin<Fs>('node:fs');
-  const path = nodeBuiltin<Path>('node:path');
-  if (fs === undefined || path === undefined) return undefined;
-  let dir: string | undefined;
-  if (root !== undefined) {
-    try {
-      dir = fs.realpathSync(path.resolve(root));
-      if (!fs.statSync(dir).isDirectory()) dir = undefined;
-    } catch {
-      dir = undefined;
-    }
-    if (dir === undefined) fail('root', 'an existing folder', root);
-  } else if (caller !== undefined) {
-    dir = packageRootOf(caller, fs, path);
+/** `root` as an existing folder's real path; a TypeError naming `root` when it is none. */
+function rootFolder(root: string, { fs, path }: Files): string {
+  try {
+    const dir = fs.realpathSync(path.resolve(root));
+    if (fs.statSync(dir).isDirectory()) return dir;
+  } catch {
+    // not there: below
   }
-  return dir?.replaceAll('\\', '/').replace(/\/$/, '');
+  return fail('root', 'an existing folder', root);
 }
 
 /**
@@ -150,17 +147,25 @@ export function ownErrorRule(options: OwnErrorRuleOptions = {}): ErrorRule {
   for (const key of Object.keys(options)) if (key !== 'root') throw new TypeError(`Unknown option \`${key}\`: expected root`);
   const { root } = options;
   if (root !== undefined && (typeof root !== 'string' || root === '')) fail('root', 'a non-empty string (a folder)', root);
-  // this function's own frame, then its caller's
-  const [here, caller] = framesOf(new Error().stack ?? '', '');
-  const dir = ownRoot(root, caller);
-  // This package's code under the server's own folder: a bundle (or this package's own repository): nothing is own.
-  const own = dir === undefined || isUnder(dir, here) ? undefined : dir;
+  const fs = nodeBuiltin<Fs>('node:fs');
+  const path = nodeBuiltin<Path>('node:path');
+  const url = nodeBuiltin<Url>('node:url');
+  // no files to read (Cloudflare Workers): nothing is own
+  const files = fs === undefined || path === undefined || url === undefined ? undefined : { fs, path, url };
+  let own: string | undefined;
+  if (files !== undefined) {
+    // this function's own frame, then its caller's
+    const [here, caller] = framesOf(new Error().stack ?? '', '', files);
+    own = root !== undefined ? rootFolder(root, files) : caller === undefined ? undefined : packageRootOf(caller, files);
+    // This package's code under the server's own folder: a bundle (or this package's own repository): nothing is own.
+    if (own !== undefined && isUnder(own, here, files)) own = undefined;
+  }
   return Object.freeze({
     name: 'own-error',
     predicate: (error: unknown) => {
-      if (own === undefined || !isPlainError(error) || SYSTEM_FIELDS.some((field) => hasKey(error, field))) return false;
+      if (own === undefined || files === undefined || !isPlainError(error) || SYSTEM_FIELDS.some((field) => hasKey(error, field))) return false;
       const message = messageOf(error);
-      return message !== '' && isUnder(own, framesOf(stackOf(error) ?? '', message)[0]);
+      return message !== '' && isUnder(own, framesOf(stackOf(error) ?? '', message, files)[0], files);
     },
   });
 }

@@ -30,7 +30,8 @@ function resetFiles() {
 // that fail the tool's input schema, which the SDK answers before any handler runs, as before, with no failure object
 // and no record. A fifth element 'shown' marks a message the server wrote for its user: under ownErrorRule
 // (adopted-rules/) its text is the server's own, scrubbed (`Error executing tool <name>: <the original text>`), with one
-// warn record; every other call answers there as in the one-line copy.
+// warn record; every other call answers there as in the one-line copy ('crash': a crash, masked under ownErrorRule
+// too). A sixth element runs before the call (to corrupt a file, say).
 const servers = [
   {
     name: 'server-memory',
@@ -60,6 +61,8 @@ const servers = [
     fail: [
       ['add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] }, 'masked', 'error', 'shown'],
       ['create_entities', { entities: 'Ada' }, 'sdk'],
+      // a corrupt memory file: JSON.parse's SyntaxError, right to mask under ownErrorRule too
+      ['read_graph', {}, 'masked', 'error', 'crash', () => writeFileSync(join(files, 'memory.jsonl'), '{"type":"entity","name":\n')],
     ],
   },
   {
@@ -128,7 +131,7 @@ const only = process.env.PUBLISHED_ONLY ?? '';
 const leaked = { crashTexts: 0, paths: 0, passwords: 0 };
 // Issue 32's counts for the ownErrorRule copies: messages meant for users, and how many of them were masked; crash texts
 // that reached the client; file-system texts naming a path that is not the caller's.
-const own = { userMessages: 0, userMessagesMasked: 0, crashTextsShown: 0, fileSystemTexts: 0, otherPathsNamed: 0 };
+const own = { userMessages: 0, userMessagesMasked: 0, crashes: 0, crashTextsShown: 0, fileSystemTexts: 0, otherPathsNamed: 0 };
 
 /** The absolute paths under the scratch project that a text names. */
 function projectPaths(text) {
@@ -144,7 +147,10 @@ async function run(server, variant) {
     const ok = [];
     for (const [name, args] of server.ok) ok.push(await client.callTool({ name, arguments: args }));
     const fail = [];
-    for (const [name, args] of server.fail) fail.push(await client.callTool({ name, arguments: args }));
+    for (const [name, args, , , , before] of server.fail) {
+      before?.();
+      fail.push(await client.callTool({ name, arguments: args }));
+    }
     return { tools, ok, fail };
   });
   return { ...value, stderr };
@@ -187,7 +193,10 @@ function compare(label, server, before, after, variant) {
       if (forUser === 'shown') {
         own.userMessages += 1;
         if (nowText === masked) own.userMessagesMasked += 1;
-      } else if (oneLine === 'masked' && nowText !== masked) own.crashTextsShown += 1;
+      } else if (oneLine === 'masked') {
+        own.crashes += 1;
+        if (nowText !== masked) own.crashTextsShown += 1;
+      }
       if (nowText.startsWith(`Error executing tool ${name}: File system error: `)) {
         own.fileSystemTexts += 1;
         if (otherPaths.length > 0) own.otherPathsNamed += 1;
