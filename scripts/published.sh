@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Published servers under the policy, as their maintainers would adopt it (docs/adopting.md, "Tried on published
 # servers"): a fresh project installs the reference MCP servers as published on npm (pinned below), the packed tarball
-# and the SDK client. Each server's package is copied twice and edited as docs/adopting.md prescribes: adopted/<name>/
-# gets the one line (`new McpServer(...)` becomes `applyErrorPolicy(new McpServer(...))`, plus the import);
-# adopted-rules/<name>/ also gets step 3's rule for the plain Errors whose texts are meant for users. An edit fails
-# loudly when it does not match exactly once, so a new published version cannot skip it silently.
-# test/published/drive.mjs then drives the original and both copies over stdio with a real SDK Client.
+# and the SDK client. Each McpServer-based server's package is copied twice, each copy under a node_modules folder of
+# its own (adopted/node_modules/@modelcontextprotocol/<name>), since that is where npx starts it from, and edited as
+# docs/adopting.md prescribes: adopted/ gets the one line (`new McpServer(...)` becomes
+# `applyErrorPolicy(new McpServer(...))`, plus the import); adopted-rules/ gets the one line with `ownErrorRule()`, the
+# rule adopting.md tells servers whose user-facing failures are plain Errors to add. An edit fails loudly when it does
+# not match exactly once, so a new published version cannot skip it silently.
+# test/published/drive.mjs then drives the original and both copies over stdio with a real SDK Client, and prints the
+# counts: messages meant for users that were masked, crash texts that reached the client, file-system texts naming a
+# path that was not the caller's (each must be 0 under ownErrorRule).
 # The second part does the same for four servers built on the low-level `Server` that call HTTP APIs (Google Maps,
 # GitHub, Google Drive, on SDK 1.0.1 each; Notion), against local fakes of those APIs (test/published/apis.mjs).
 set -euo pipefail
@@ -14,7 +18,8 @@ set -euo pipefail
 memory_version=2026.8.31
 filesystem_version=2026.8.31
 everything_version=2026.8.31
-# The SDK version the three servers resolve to (they depend on ^1.30.0); the client uses it too.
+sequential_thinking_version=2026.8.31
+# The SDK version the four servers resolve to (they depend on ^1.30.0); the client uses it too.
 sdk_version=1.32.2
 # Servers on the low-level `Server` that call an HTTP API; each pins SDK 1.0.1, which npm nests under it.
 google_maps_version=0.6.2
@@ -33,6 +38,7 @@ npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@
   "@modelcontextprotocol/server-memory@$memory_version" \
   "@modelcontextprotocol/server-filesystem@$filesystem_version" \
   "@modelcontextprotocol/server-everything@$everything_version" \
+  "@modelcontextprotocol/server-sequential-thinking@$sequential_thinking_version" \
   "@modelcontextprotocol/server-google-maps@$google_maps_version" \
   "@modelcontextprotocol/server-github@$github_version" \
   "@modelcontextprotocol/server-gdrive@$gdrive_version" "@notionhq/notion-mcp-server@$notion_version" \
@@ -57,26 +63,30 @@ edit() {
   ' "$1"
 }
 
-# adopt <server> <file under the package that constructs the McpServer> <the start of its texts meant for users>
-# adopted/<server>: the one line of step 5 (enforce, no rules of its own).
-# adopted-rules/<server>: step 3's rule for plain Errors with texts meant for users, by their start.
+# adopt <server> <file under the package that constructs the McpServer>
+# adopted/node_modules/@modelcontextprotocol/<server>: the one line of step 5 (enforce, no rules of its own).
+# adopted-rules/node_modules/@modelcontextprotocol/<server>: the one line with ownErrorRule() before the core rules.
+# Both sit under a node_modules folder, as npx installs and starts a server; the packages they import (the SDK, this
+# package) resolve from the project's node_modules above.
 adopt() {
-  local name="$1" file="$2" user_text="$3"
-  mkdir -p adopted adopted-rules
-  cp -R "node_modules/@modelcontextprotocol/$name" "adopted/$name"
-  cp -R "node_modules/@modelcontextprotocol/$name" "adopted-rules/$name"
-  edit "adopted/$name/$file" 'applyErrorPolicy(new McpServer($1))' 'import { applyErrorPolicy } from "mcp-error-policy";'
-  edit "adopted-rules/$name/$file" 'applyErrorPolicy(new McpServer($1), createErrorPolicy({ rules: [userText, ...coreRules] }))' \
-    "import { applyErrorPolicy, coreRules, createErrorPolicy } from \"mcp-error-policy\";
-const USER_TEXT = /$user_text/;
-const userText = { name: 'user-text', predicate: (error) => error instanceof Error && error.constructor === Error && USER_TEXT.test(error.message), level: 'info', status: 400 };"
+  local name="$1" file="$2" variant
+  for variant in adopted adopted-rules; do
+    mkdir -p "$variant/node_modules/@modelcontextprotocol"
+    rm -rf "$variant/node_modules/@modelcontextprotocol/$name"
+    cp -R "node_modules/@modelcontextprotocol/$name" "$variant/node_modules/@modelcontextprotocol/$name"
+  done
+  local one="adopted/node_modules/@modelcontextprotocol/$name/$file" own="adopted-rules/node_modules/@modelcontextprotocol/$name/$file"
+  edit "$one" 'applyErrorPolicy(new McpServer($1))' 'import { applyErrorPolicy } from "mcp-error-policy";'
+  edit "$own" 'applyErrorPolicy(new McpServer($1), createErrorPolicy({ rules: [ownErrorRule(), ...coreRules] }))' \
+    'import { applyErrorPolicy, coreRules, createErrorPolicy, ownErrorRule } from "mcp-error-policy";'
   printf '%s: adopted %s\n' "$name" "$file"
-  diff -u "node_modules/@modelcontextprotocol/$name/$file" "adopted/$name/$file" || true
-  diff -u "node_modules/@modelcontextprotocol/$name/$file" "adopted-rules/$name/$file" || true
+  diff -u "node_modules/@modelcontextprotocol/$name/$file" "$one" || true
+  diff -u "node_modules/@modelcontextprotocol/$name/$file" "$own" || true
 }
-adopt server-memory dist/index.js '^Entity with name .+ not found$'
-adopt server-filesystem dist/index.js '^(?:Cannot specify both head and tail parameters|Could not find exact match for edit)'
-adopt server-everything dist/server/index.js '^Invalid resourceId: '
+adopt server-memory dist/index.js
+adopt server-filesystem dist/index.js
+adopt server-everything dist/server/index.js
+adopt server-sequential-thinking dist/index.js
 
 cp "$root/test/published/drive.mjs" "$root/test/published/expect.mjs" "$root/test/published/stdio.mjs" .
 node drive.mjs

@@ -10,7 +10,7 @@ import { onCloudflareWorkers } from './kit/runtime.js';
 import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
 import { anticipatedFailure, crashFailure, retryText } from './failure.js';
 import { newReference } from './reference.js';
-import type { ErrorRule } from './rules/rule.js';
+import type { AnticipatedLevel, ErrorRule, FailedCall } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
 import { asSentence } from './text.js';
@@ -62,9 +62,21 @@ function findMatch(error: unknown, rules: readonly ErrorRule[]): { rule: ErrorRu
   });
 }
 
-function ruleText(rule: ErrorRule, matched: unknown): string | undefined {
-  const text: unknown = rule.message === undefined ? messageOf(matched) : valueFor(rule.message, matched);
+/** No call: what `classifyError` gives rules' functions. */
+const NO_CALL: FailedCall = Object.freeze({ args: Object.freeze([]) });
+
+/** A rule's field for the accepted error and the call: the value, or what its function returns (`undefined` when it throws). */
+function fieldFor<T>(field: T | ((error: unknown, call: FailedCall) => T), matched: unknown, call: FailedCall): T | undefined {
+  return valueFor<T>(typeof field === 'function' ? (error: unknown) => (field as (error: unknown, call: FailedCall) => T)(error, call) : field, matched);
+}
+
+function ruleText(rule: ErrorRule, matched: unknown, call: FailedCall): string | undefined {
+  const text: unknown = rule.message === undefined ? messageOf(matched) : fieldFor(rule.message, matched, call);
   return typeof text === 'string' ? text : undefined;
+}
+
+function ruleLevel(rule: ErrorRule, matched: unknown, call: FailedCall): AnticipatedLevel {
+  return fieldFor(rule.level, matched, call) === 'info' ? 'info' : 'warn';
 }
 
 /** What a call tells a `reauthorize` function beside the elicitation id (read only when the function is asked). */
@@ -114,8 +126,11 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
   return classifyCall(error, policy, undefined);
 }
 
-/** {@link classifyError} for a handler call: `facts` tells a `reauthorize` function about the call. */
-export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFacts | undefined): Classification {
+/**
+ * {@link classifyError} for a handler call: `facts` tells a `reauthorize` function about the call, `call` tells the
+ * rules' `message` and `level` functions what the caller passed.
+ */
+export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFacts | undefined, call: FailedCall = NO_CALL): Classification {
   try {
     if (isProtocolError(error)) {
       const code = protocolCode(error);
@@ -124,7 +139,7 @@ export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFac
     const match = findMatch(error, rulesApplied(policy));
     if (match === undefined) return crash(error, policy);
     const { rule, matched } = match;
-    const text = ruleText(rule, matched);
+    const text = ruleText(rule, matched, call);
     if (text === undefined) return crash(error, policy);
     const reauthorize = rule.reauthorize === true;
     let message = safeText(text, policy.maxMessageLength, policy.redact);
@@ -141,7 +156,7 @@ export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFac
       rule,
       message,
       status: statusOfRule(rule, matched, reauthorize),
-      level: valueFor(rule.level, matched) === 'info' ? 'info' : 'warn',
+      level: ruleLevel(rule, matched, call),
       reauthorize,
       code: rule.code ?? INTERNAL_ERROR_CODE,
       error,

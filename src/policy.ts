@@ -9,6 +9,7 @@
 import type { Classification } from './classification.js';
 import type { HandlerKind, LogSink, PolicyLogger } from './log.js';
 import { stderrSink, toLogSink } from './log.js';
+import { fail } from './kit/fail.js';
 import { isObjectLike, isRecord, readProp } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
@@ -333,17 +334,6 @@ export function sinkOf(policy: ErrorPolicy): LogSink {
   return (policy as { readonly [SINK]?: LogSink })[SINK] ?? stderrSink;
 }
 
-function shownValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
-  if (typeof value === 'number') return `the number ${String(value)}`;
-  return typeof value;
-}
-
-function fail(option: string, expected: string, got: unknown): never {
-  throw new TypeError(`Expected \`${option}\` to be ${expected}, got ${shownValue(got)}`);
-}
 
 /** Whether `rule` accepts `error`: a predicate that throws counts as "no". */
 export function accepts(rule: ErrorRule, error: unknown): boolean {

@@ -106,4 +106,4 @@ export const googleRules: readonly ErrorRule[] = Object.freeze([
 export { isGaxiosError } from './gaxios.js';
 export { redactUrl } from '../kit/url.js';
 // The element type of googleRules, the same as the core entry's: so that this entry's declarations name no hidden type.
-export type { AnticipatedLevel, ErrorRule, FailedRequest, FailureFacts } from '../rules/rule.js';
+export type { AnticipatedLevel, ErrorRule, FailedCall, FailedRequest, FailureFacts } from '../rules/rule.js';

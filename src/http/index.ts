@@ -111,4 +111,4 @@ export { httpRulesFor } from './own.js';
 export type { HttpErrorClass } from './own.js';
 
 // The element type of httpRules, the same as the core entry's: so that this entry's declarations name no hidden type.
-export type { AnticipatedLevel, ErrorRule, FailedRequest } from '../rules/rule.js';
+export type { AnticipatedLevel, ErrorRule, FailedCall, FailedRequest, FailureFacts } from '../rules/rule.js';

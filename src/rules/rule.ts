@@ -55,6 +55,19 @@ export interface FailureFacts {
 export type AnticipatedLevel = 'info' | 'warn';
 
 /**
+ * The call that failed, as a rule's `message` and `level` functions see it beside the error: what the caller passed.
+ * `classifyError` knows no call: its `args` are empty.
+ */
+export interface FailedCall {
+  /**
+   * The handler's arguments without the SDK's per-request context: a tool's or prompt's arguments object, a resource's
+   * URI and template variables, a low-level request handler's request. Values the caller sent, so a text built from
+   * them tells the caller nothing new.
+   */
+  readonly args: readonly unknown[];
+}
+
+/**
  * One entry of the allowlist.
  *
  * @example
@@ -92,14 +105,15 @@ export interface ErrorRule {
   /**
    * The client text, from the error the predicate accepted. A string is fixed text. Without it, the error's own
    * `message` is used. Either way the text is scrubbed of secrets and bounded by the policy's `maxMessageLength`.
-   * A function that throws or returns a non-string turns the failure into a crash (fail closed).
+   * A function that throws or returns a non-string turns the failure into a crash (fail closed). It gets the call
+   * ({@link FailedCall}) too, so that a text may name what the caller passed.
    * @default the accepted error's `message`
    * @example
    * ```ts
    * message: (error) => `Quota exceeded, retry in ${(error as QuotaError).retryAfter}s`
    * ```
    */
-  readonly message?: string | ((error: unknown) => string);
+  readonly message?: string | ((error: unknown, call: FailedCall) => string);
   /**
    * Status reported to `onOutcome` (the access log): a number, or a function of the accepted error (such as its HTTP
    * status). A function that throws or returns anything but an integer from 100 to 599 reports 500. A rule with
@@ -112,17 +126,21 @@ export interface ErrorRule {
    */
   readonly status?: number | ((error: unknown) => number);
   /**
-   * Log level of the one record written for this failure, fixed or from the accepted error. `info` writes one line
-   * without a stack (deliberate errors, a routine failure the caller caused); `warn` adds the stack, since an
-   * allowlisted foreign error can still be a bug of the server's. A function that throws or returns anything else
-   * gives `warn`.
+   * Log level of the one record written for this failure. `info` writes one line without a stack (deliberate
+   * errors, and routine failures the caller caused, such as a 404 for the caller's id); `warn` adds the stack, since
+   * an allowlisted foreign error can still be a bug of the server's. A function decides per failure, from the accepted
+   * error and the call ({@link FailedCall}); one that throws or returns anything else gives `'warn'`.
    * @default 'warn'
+   * @example
+   * ```ts
+   * level: 'info'
+   * ```
    * @example
    * ```ts
    * level: (error) => ((error as ApiError).status === 404 ? 'info' : 'warn')
    * ```
    */
-  readonly level?: AnticipatedLevel | ((error: unknown) => AnticipatedLevel);
+  readonly level?: AnticipatedLevel | ((error: unknown, call: FailedCall) => AnticipatedLevel);
   /**
    * Marks failures that a fresh sign-in fixes: the policy's `reauthorize` text is appended to the client text and
    * the status becomes 401.

@@ -151,7 +151,7 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
-  const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name));
+  const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
   reportFailure(governing, context, classification, timed);
   if (classification.kind === 'protocol') {
     markLogged(error, classification, request);

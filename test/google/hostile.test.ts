@@ -81,8 +81,8 @@ describe('hostile values', () => {
       const { message } = rule;
       if (typeof message !== 'function') continue;
       for (const value of hostileValues()) {
-        expect(() => message(value), `${rule.name}`).not.toThrow();
-        expect(typeof message(value)).toBe('string');
+        expect(() => message(value, { args: [] }), `${rule.name}`).not.toThrow();
+        expect(typeof message(value, { args: [] })).toBe('string');
       }
     }
   });

@@ -1,11 +1,14 @@
 // Driven by scripts/published.sh in its scratch project: each published server, as installed (the original) and as
-// adopted (one edit: applyErrorPolicy(new McpServer(...))), over stdio with a real SDK Client. The same calls go to
-// both. A call that worked before answers exactly as before; a call that failed answers with the policy's text and
-// failure object, leaks no path of the scratch project and no stack, and leaves exactly one [mcp-error-policy] record
-// on stderr at the expected level. The originals are the negative control: they leak what the adopted copies don't.
+// adopted (adopted/: applyErrorPolicy(new McpServer(...)); adopted-rules/: the same with ownErrorRule() before the core
+// rules), each copy started from a node_modules folder as npx starts it, over stdio with a real SDK Client. The same
+// calls go to all. A call that worked before answers exactly as before; a call that failed answers with the policy's
+// text and failure object, names no path of the scratch project but the caller's own, shows no stack, and leaves
+// exactly one [mcp-error-policy] record on stderr at the expected level. The originals are the negative control: they
+// leak what the adopted copies don't. At the end, the counts of issue 32's "Done when" for the ownErrorRule copies.
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scrubSecrets } from 'mcp-error-policy';
 import { failureOf, recordsIn, STACK, text } from './expect.mjs';
 import { overStdio } from './stdio.mjs';
 
@@ -21,12 +24,14 @@ function resetFiles() {
   writeFileSync(join(files, 'memory.jsonl'), '');
 }
 
-// ok: calls that succeed (answers compared exactly). fail: calls that fail, with what the adopted copy answers:
-// 'text' (`Error executing tool <name>: ...`) or 'masked' (`Error executing tool <name> (reference <id>)`), and the
-// level of its one record; or 'sdk': arguments that fail the tool's input schema, which the SDK answers before any
-// handler runs (`MCP error -32602: Input validation error: ...`), as before, with no failure object and no record.
-// A fifth element 'shown': under the copy with step 3's rule (adopted-rules/), the text is the server's own
-// (`Error executing tool <name>: <the original text>`), with one info record; otherwise it answers as the one-line copy.
+// ok: calls that succeed (answers compared exactly). fail: calls that fail, with what the one-line copy (adopted/)
+// answers: 'path' (the file-system rule's text naming the caller's own path), 'text' (another text of the policy's),
+// or 'masked' (`Error executing tool <name> (reference <id>)`), and the level of its one record; or 'sdk': arguments
+// that fail the tool's input schema, which the SDK answers before any handler runs, as before, with no failure object
+// and no record. A fifth element 'shown' marks a message the server wrote for its user: under ownErrorRule
+// (adopted-rules/) its text is the server's own, scrubbed (`Error executing tool <name>: <the original text>`), with one
+// warn record; every other call answers there as in the one-line copy ('crash': a crash, masked under ownErrorRule
+// too). A sixth element runs before the call (to corrupt a file, say).
 const servers = [
   {
     name: 'server-memory',
@@ -56,6 +61,8 @@ const servers = [
     fail: [
       ['add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] }, 'masked', 'error', 'shown'],
       ['create_entities', { entities: 'Ada' }, 'sdk'],
+      // a corrupt memory file: JSON.parse's SyntaxError, right to mask under ownErrorRule too
+      ['read_graph', {}, 'masked', 'error', 'crash', () => writeFileSync(join(files, 'memory.jsonl'), '{"type":"entity","name":\n')],
     ],
   },
   {
@@ -77,11 +84,13 @@ const servers = [
       ['move_file', { source: join(files, 'c.txt'), destination: join(files, 'made', 'c.txt') }],
     ],
     fail: [
-      ['read_text_file', { path: '/etc/hostname' }, 'masked', 'error'],
-      ['read_text_file', { path: join(files, 'missing.txt') }, 'text', 'warn'],
+      ['read_text_file', { path: '/etc/hostname' }, 'masked', 'error', 'shown'],
+      ['read_text_file', { path: join(files, 'missing.txt') }, 'path', 'info'],
       ['read_text_file', { path: join(files, 'a.txt'), head: 1, tail: 1 }, 'masked', 'error', 'shown'],
       ['edit_file', { path: join(files, 'a.txt'), edits: [{ oldText: 'delta', newText: 'x' }] }, 'masked', 'error', 'shown'],
-      ['move_file', { source: join(files, 'a.txt'), destination: join(files, 'notes', 'b.md') }, 'masked', 'error'],
+      ['move_file', { source: join(files, 'a.txt'), destination: join(files, 'notes', 'b.md') }, 'masked', 'error', 'shown'],
+      ['move_file', { source: join(files, 'gone.txt'), destination: join(files, 'notes', 'gone.txt') }, 'path', 'info'],
+      ['write_file', { path: join(files, 'no-dir', 'x.txt'), content: 'x' }, 'path', 'info'],
       ['list_directory', { path: 42 }, 'sdk'],
     ],
   },
@@ -101,25 +110,47 @@ const servers = [
     fail: [
       ['get-resource-reference', { resourceType: 'Text', resourceId: 0 }, 'masked', 'error', 'shown'],
       ['get-sum', { a: 'two', b: 3 }, 'sdk'],
-      ['gzip-file-as-resource', { name: 'x.gz', data: 'ftp://user:hunter2@127.0.0.1/x' }, 'masked', 'error'],
+      ['gzip-file-as-resource', { name: 'x.gz', data: 'ftp://user:hunter2@127.0.0.1/x' }, 'masked', 'error', 'shown'],
     ],
+  },
+  {
+    name: 'server-sequential-thinking',
+    entry: 'dist/index.js',
+    args: [],
+    env: () => ({ DISABLE_THOUGHT_LOGGING: 'true' }),
+    ok: [
+      ['sequentialthinking', { thought: 'First, list the facts.', nextThoughtNeeded: true, thoughtNumber: 1, totalThoughts: 2 }],
+      ['sequentialthinking', { thought: 'Then conclude.', nextThoughtNeeded: false, thoughtNumber: 2, totalThoughts: 2 }],
+    ],
+    fail: [['sequentialthinking', { thought: 'x', nextThoughtNeeded: 'maybe', thoughtNumber: 1, totalThoughts: 1 }, 'sdk']],
   },
 ];
 
 // PUBLISHED_ONLY=<server name> drives one server (while working on this file).
 const only = process.env.PUBLISHED_ONLY ?? '';
 const leaked = { crashTexts: 0, paths: 0, passwords: 0 };
+// Issue 32's counts for the ownErrorRule copies: messages meant for users, and how many of them were masked; crash texts
+// that reached the client; file-system texts naming a path that is not the caller's.
+const own = { userMessages: 0, userMessagesMasked: 0, crashes: 0, crashTextsShown: 0, fileSystemTexts: 0, otherPathsNamed: 0 };
+
+/** The absolute paths under the scratch project that a text names. */
+function projectPaths(text) {
+  return text.match(new RegExp(`${project.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^'\\s,)]*`, 'g')) ?? [];
+}
 
 async function run(server, variant) {
   resetFiles();
-  const base = variant === 'original' ? join('node_modules', '@modelcontextprotocol', server.name) : join(variant, server.name);
+  const base = join(variant === 'original' ? '' : variant, 'node_modules', '@modelcontextprotocol', server.name);
   const args = typeof server.args === 'function' ? server.args() : server.args;
   const { value, stderr } = await overStdio({ args: [join(project, base, server.entry), ...args], env: server.env(), cwd: project }, async (client) => {
     const tools = await client.listTools();
     const ok = [];
     for (const [name, args] of server.ok) ok.push(await client.callTool({ name, arguments: args }));
     const fail = [];
-    for (const [name, args] of server.fail) fail.push(await client.callTool({ name, arguments: args }));
+    for (const [name, args, , , , before] of server.fail) {
+      before?.();
+      fail.push(await client.callTool({ name, arguments: args }));
+    }
     return { tools, ok, fail };
   });
   return { ...value, stderr };
@@ -136,10 +167,10 @@ function compare(label, server, before, after, variant) {
   const records = recordsIn(after.stderr);
   const handled = server.fail.filter(([, , kind]) => kind !== 'sdk').length;
   assert.equal(records.length, handled, `${label}: one record per failed call:\n${after.stderr}`);
-  server.fail.forEach(([name, , oneLine, oneLineLevel, withRule], i) => {
-    const shown = variant === 'adopted-rules' && withRule === 'shown';
+  server.fail.forEach(([name, args, oneLine, oneLineLevel, forUser], i) => {
+    const shown = variant === 'adopted-rules' && forUser === 'shown';
     const kind = shown ? 'shown' : oneLine;
-    const level = shown ? 'info' : oneLineLevel;
+    const level = shown ? 'warn' : oneLineLevel;
     const was = before.fail[i];
     const now = after.fail[i];
     const call = `${label}: ${name} #${i}`;
@@ -155,18 +186,38 @@ function compare(label, server, before, after, variant) {
     }
     assert.equal(now.isError, true);
     const failure = failureOf(now, call);
+    const masked = `Error executing tool ${name} (reference ${failure.correlationId})`;
+    const callerPaths = new Set(JSON.stringify(args).match(/"[^"]*"/g)?.map((quoted) => JSON.parse(quoted)) ?? []);
+    const otherPaths = projectPaths(nowText).filter((path) => !callerPaths.has(path));
+    if (variant === 'adopted-rules') {
+      if (forUser === 'shown') {
+        own.userMessages += 1;
+        if (nowText === masked) own.userMessagesMasked += 1;
+      } else if (oneLine === 'masked') {
+        own.crashes += 1;
+        if (nowText !== masked) own.crashTextsShown += 1;
+      }
+      if (nowText.startsWith(`Error executing tool ${name}: File system error: `)) {
+        own.fileSystemTexts += 1;
+        if (otherPaths.length > 0) own.otherPathsNamed += 1;
+      }
+    }
     assert.equal(failure.retryAfterMs, undefined, call);
     if (kind === 'masked') {
-      assert.equal(nowText, `Error executing tool ${name} (reference ${failure.correlationId})`, call);
+      assert.equal(nowText, masked, call);
       assert.equal(failure.code, 'internal');
     } else if (kind === 'shown') {
-      assert.equal(nowText, `Error executing tool ${name}: ${wasText}`, call);
+      assert.equal(nowText, `Error executing tool ${name}: ${scrubSecrets(wasText)}`, call);
+      assert.equal(failure.code, 'own-error');
     } else {
       assert.ok(nowText.startsWith(`Error executing tool ${name}: `), `${call}: text, got ${JSON.stringify(nowText)}`);
       assert.notEqual(nowText, `Error executing tool ${name}: ${wasText}`, `${call}: the policy's text, not the error's`);
+      assert.deepEqual(otherPaths, [], `${call}: names a path that is not the caller's: ${nowText}`);
+      if (kind === 'path') assert.ok(projectPaths(nowText).length > 0, `${call}: names the caller's path: ${nowText}`);
     }
     const answer = JSON.stringify(now);
-    assert.ok(!answer.includes(project), `${call}: the adopted answer names the scratch directory: ${answer}`);
+    // the server's own words (shown) may name its folders; any other text names none but the caller's
+    if (kind !== 'shown') assert.deepEqual(projectPaths(answer).filter((path) => !callerPaths.has(path)), [], `${call}: the adopted answer names the scratch directory: ${answer}`);
     assert.doesNotMatch(answer, STACK, `${call}: the adopted answer has a stack`);
     assert.ok(!answer.includes('hunter2'), `${call}: the adopted answer has a password`);
     if (variant === 'adopted') {
@@ -194,6 +245,14 @@ for (const server of servers) {
 
 // The negative control: the originals sent crash texts, the scratch directory's path and a password to the client.
 console.log(`the originals leaked: ${JSON.stringify(leaked)}`);
+// Issue 32, "Done when": under the one line plus ownErrorRule, 0 messages meant for users masked, 0 crash texts shown,
+// file-system texts naming no path but the caller's.
+console.log(`with ownErrorRule: ${JSON.stringify(own)}`);
+assert.equal(own.userMessagesMasked, 0, 'messages meant for users were masked');
+assert.equal(own.crashTextsShown, 0, 'crash texts reached the client');
+assert.equal(own.otherPathsNamed, 0, "file-system texts named a path that was not the caller's");
+// Report mode (mode: 'report'): every answer byte-identical to the bare server's. A third copy per server,
+// adopted-report/, and its comparison belong here (the report-floor branch's part of issue 32).
 if (only === '') {
   const all = leaked.crashTexts > 0 && leaked.paths > 0 && leaked.passwords > 0;
   assert.ok(all, 'the originals should leak what the adopted copies hide');

@@ -5,8 +5,13 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  coreRules,
   createErrorPolicy,
+  ownErrorRule,
   withClientVisibleErrors,
   withClientVisiblePromptErrors,
   withClientVisibleResourceErrors,
@@ -31,10 +36,17 @@ export const WITH_OUTCOMES: Max = 64;
 export const { records, logger } = recordLogger();
 export const outcomes: Outcome[] = [];
 
+/**
+ * ownErrorRule is in every policy, as adopting.md tells servers with plain Errors to add it, with a folder of its own
+ * as the server's: the hostile values are made in this repository, outside it, so they stay masked as under coreRules.
+ */
+const ownRoot = mkdtempSync(join(tmpdir(), 'hostile-own-'));
+
 export const policies = new Map<Max, ErrorPolicy>(
   MAXES.map((max) => [
     max,
     createErrorPolicy({
+      rules: [ownErrorRule({ root: ownRoot }), ...coreRules],
       logger,
       maxMessageLength: max,
       exposeCrashDetails: false,
