@@ -58,7 +58,10 @@ describe('an McpServer (SDK v1): completions, list callbacks and output schemas'
       { level: 'error', kind: 'crash', handler: 'prompt', name: 'completion/complete', reference: referenceIn(completion.message) },
       { level: 'error', kind: 'crash', handler: 'resource', name: 'resources/list', reference: referenceIn(list.message) },
     ]);
-    expect(records[0]?.message).toBe(`prompt "completion/complete" crashed (reference ${referenceIn(completion.message)}): Error ${JSON.stringify(CANARY)}`);
+    // a completion's record names the prompt and argument it was about
+    expect(records[0]?.about).toBe('prompt "summarize" argument "sheet"');
+    expect(records[1]?.about).toBeUndefined();
+    expect(records[0]?.message).toBe(`prompt "completion/complete" (prompt "summarize" argument "sheet") crashed (reference ${referenceIn(completion.message)}): Error ${JSON.stringify(CANARY)}`);
     expect(outcomes).toEqual([]);
   });
 
