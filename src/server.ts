@@ -8,7 +8,6 @@ import { isObjectLike, readProp } from './kit/read.js';
 import type { ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
-import { sdkFound } from './adapters/mcp-server-internals.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 
 /**
@@ -35,6 +34,23 @@ export interface LowLevelServerLike {
   connect(...args: never[]): unknown;
 }
 
+/**
+ * The oldest `@modelcontextprotocol/sdk` whose `McpServer` `applyErrorPolicy` takes: the first with `registerResource`
+ * and `registerPrompt`. Older ones are refused by the types (see
+ * {@link McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors}) and at run time alike.
+ */
+const MCP_SERVER_FLOOR = '1.13.0';
+
+/**
+ * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 (it has `tool()` but no `registerResource` and
+ * `registerPrompt`): `applyErrorPolicy` does not take it. The type's name is the compiler's message: update the SDK to
+ * 1.13.0 or later, or wrap each callback with `withClientVisibleErrors` and its kin.
+ */
+export interface McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors {
+  /** Never satisfied: an older McpServer does not type-check as an argument of `applyErrorPolicy`. */
+  readonly 'applyErrorPolicy takes the McpServer of @modelcontextprotocol/sdk 1.13.0 or later': never;
+}
+
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
 const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter];
 
@@ -49,7 +65,7 @@ function kindOfValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   const inner = readProp(value, 'server');
   if (isObjectLike(inner) && typeof readProp(value, 'tool') === 'function') {
-    return `an McpServer of ${sdkFound(value)}, older than applyErrorPolicy takes (1.23.0 or later): update the SDK, or wrap each callback with withClientVisibleErrors`;
+    return `an McpServer of @modelcontextprotocol/sdk older than ${MCP_SERVER_FLOOR} (no registerResource or registerPrompt), which applyErrorPolicy does not take: update the SDK to ${MCP_SERVER_FLOOR} or later, or wrap each callback with withClientVisibleErrors`;
   }
   if (isObjectLike(inner) && ADAPTERS.some((adapter) => adapter.accepts(inner))) {
     return 'an object whose `server` property is a server (a framework\'s wrapper?): pass that property, `applyErrorPolicy(x.server)`, or see docs/frameworks.md';
@@ -151,6 +167,14 @@ export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy
  * ```
  */
 export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: ErrorPolicy): S;
+/**
+ * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 does not type-check here (and is refused at run
+ * time): update the SDK, or wrap each callback with `withClientVisibleErrors` and its kin.
+ */
+export function applyErrorPolicy(
+  server: { readonly server: object; tool(...args: never[]): unknown } & McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors,
+  policy?: ErrorPolicy,
+): never;
 export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
