@@ -92,7 +92,7 @@ function kindOfValue(value: unknown): string {
  *   callback; a failure is thrown to the SDK with the tool's text (the SDK must receive a task from `createTask`).
  * - Completions and lists (`completion/complete`, `tools/list`, `resources/list`, `resources/templates/list`,
  *   `prompts/list`: completers and template list callbacks): a failure becomes a JSON-RPC error, a crash
- *   `Error handling <method> (reference <id>)` (in report mode its own text, scrubbed), logged once; no access-log
+ *   `Error handling <method> (reference <id>)`, logged once; no access-log
  *   outcome.
  * - Output-schema validation: a result that fails its tool's `outputSchema` (a bug of the server's) is logged once as a
  *   crash and answered with the crash text; its outcome stays 200 (the callback succeeded).
@@ -119,7 +119,7 @@ function kindOfValue(value: unknown): string {
  * by wrapping the SDK's prompt handler, argument validation included: invalid arguments there are logged once at info
  * as a protocol error.
  *
- * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.x) or
+ * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.13.0 or later: older ones fail to compile and are refused) or
  *   `@modelcontextprotocol/server` (2.x), or a low-level `Server` of either; anything else throws a `TypeError` naming
  *   `server` and saying what it found
  * @param policy - the policy, made by `createErrorPolicy`; anything else throws a `TypeError` naming `policy`.

@@ -2,9 +2,10 @@
  * Requests that run a server's code without being one tool, resource or prompt call: `completion/complete` and the
  * list requests (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`). A failure becomes a
  * JSON-RPC error: an anticipated one keeps its text and code; a crash says only which request failed,
- * `Error handling <method> (reference <id>)` (in report mode, its own text, scrubbed); a protocol error passes
- * through. Each failure is logged once, named by the method, under the kind the request is about (a completion: the
- * prompt or resource its `ref` names). These requests get no access-log outcome and no telemetry span of their own.
+ * `Error handling <method> (reference <id>)`; a protocol error passes through (in report mode, every failure: the SDK
+ * answers it). Each failure is logged once, named by the method, under the kind the request is about (a completion:
+ * the prompt or resource its `ref` names, and the record's `about` names it and the argument). These requests get no
+ * access-log outcome and no telemetry span of their own.
  */
 import type { Classification } from '../classification.js';
 import { classifyError } from '../classify.js';
