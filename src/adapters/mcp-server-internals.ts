@@ -165,6 +165,20 @@ export function toolOutputValidatorOf(server: object): Fn | undefined {
   return typeof validate === 'function' ? (validate as Fn) : undefined;
 }
 
+/**
+ * The server's maker of a tool's isError result from a message, `createToolError(message)`, which its `tools/call`
+ * handler calls with the message of what it caught (SDK 1.24.0-1.32.2, server 2.0.0-2.4.0), or `undefined`.
+ */
+export function toolErrorMakerOf(server: object): Fn | undefined {
+  const make = readProp(server, 'createToolError');
+  return typeof make === 'function' ? (make as Fn) : undefined;
+}
+
+/** Replaces the server's `createToolError` (an own property of the instance: the class's method stays as it is). */
+export function setToolErrorMaker(server: object, make: Fn): void {
+  Object.defineProperty(server, 'createToolError', { value: make, configurable: true, writable: true, enumerable: false });
+}
+
 /** Replaces the server's output-schema check (an own property of the instance: the class's method stays as it is). */
 export function setToolOutputValidator(server: object, validate: Fn): void {
   Object.defineProperty(server, 'validateToolOutput', { value: validate, configurable: true, writable: true, enumerable: false });
