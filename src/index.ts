@@ -25,7 +25,7 @@ export { withClientVisibleResourceErrors } from './wrap/resource.js';
 export { withClientVisiblePromptErrors } from './wrap/prompt.js';
 export type { Annotate_the_handler_arguments__e_g__async_args_id_string, WrapOptions, WrappableHandler } from './wrap/options.js';
 export { applyErrorPolicy } from './server.js';
-export type { LowLevelServerLike, McpServerLike } from './server.js';
+export type { LowLevelServerLike, McpServerLike, McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors } from './server.js';
 export type { FastMcpLike } from './adapters/fastmcp.js';
 export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';

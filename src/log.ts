@@ -26,6 +26,12 @@ export interface LogRecord {
   readonly handler: HandlerKind;
   /** The tool or prompt name, or the resource URI (bounded); for a completion or a list, the method. */
   readonly name: string;
+  /**
+   * For a completion: the prompt or resource template its `ref` names and the argument being completed, as in the
+   * record's line (`prompt "summarize" argument "sheet"`, `resource template "sheet://{name}" argument "name"`);
+   * scrubbed, bounded, on one line.
+   */
+  readonly about?: string;
   /** Name of the rule that matched (anticipated failures). */
   readonly rule?: string;
   /** The reference id the client was shown (crashes). */
@@ -54,12 +60,19 @@ export interface LogRecord {
   /** The thrown value's message: scrubbed, bounded, possibly multi-line (use `message` for one line). */
   readonly errorMessage: string;
   /**
-   * Report mode (`mode: 'report'`): set on the record of a crash whose own text the client received, which the policy
-   * would have masked. Its level is `warn` and its message starts with `report:`.
+   * Report mode (`mode: 'report'`): set on the record of every failure but a protocol error's, whose answer was the
+   * SDK's own. Its message starts with `report:`; a crash's record (which the policy would mask) is at `warn` and says
+   * which packaged rule would show it, or that it is a crash; an anticipated failure's says what `'enforce'` would show.
    */
   readonly report?: true;
   /** Report mode: where the crash was thrown, its first stack frame (`readGraph (/srv/index.js:42:11)`). */
   readonly thrownAt?: string;
+  /**
+   * Report mode: the packaged rule that would show this crash's text, as the entry to add to `rules`
+   * (`...httpRules`, `...googleRules`, `zodErrorRule`); absent when no pack would (a crash: fix it, or throw a
+   * `ToolError`).
+   */
+  readonly wouldShowWith?: string;
   /** Stack frames and the cause chain (warn and error records only): scrubbed, controls escaped. */
   readonly stack?: string;
 }
@@ -91,7 +104,11 @@ function formatRecord(record: LogRecord): string {
   // that the id a client reports finds the line.
   const { correlationId } = record;
   const line = correlationId === undefined || record.reference !== undefined ? record.message : `${record.message} (correlation ${correlationId})`;
-  return record.stack === undefined ? line : `${line}\n${record.stack}`;
+  if (record.stack === undefined) return line;
+  // a report record's line ends with where the crash was thrown: its stack starts after that frame
+  const repeated = record.thrownAt === undefined ? undefined : `    at ${record.thrownAt}`;
+  const stack = repeated !== undefined && record.stack.startsWith(repeated) ? record.stack.slice(repeated.length + 1) : record.stack;
+  return stack === '' ? line : `${line}\n${stack}`;
 }
 
 /**

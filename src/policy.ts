@@ -167,12 +167,14 @@ export interface ErrorPolicyOptions {
    */
   readonly maskDeliberateErrors?: boolean;
   /**
-   * `'report'`: for adopting the policy on an existing server, to see what it would mask before it does. A crash (a
-   * failure no rule accepts) then still reaches the client with its own text, as the SDK sends it without the policy,
-   * but scrubbed of secrets and bounded by `maxMessageLength` (a thrown value without a text gets the masked answer);
-   * its one record is at `warn`, marked `report: true`, its line starting with `report:`, and holds the text that
-   * `'enforce'` would replace and where it was thrown (`thrownAt`, the first stack frame). Anticipated failures,
-   * protocol errors, the failure object and the access log are as under `'enforce'`. docs/adopting.md walks it through.
+   * `'report'`: for adopting the policy on an existing server, to see what it would mask before it does. Nothing a
+   * client sees changes: every failure goes back to the SDK as it was thrown, and the client gets the SDK's own answer
+   * (no failure object), except that a secret pattern (or `redact`) matching its text is scrubbed. A value the SDK
+   * could not answer (`null`, `undefined`, an object whose fields throw) gets the `'enforce'` answer. Each failure is
+   * logged once, its line starting with `report:` and the record marked `report: true`: a crash at `warn`, with where
+   * it was thrown (`thrownAt`) and the packaged rule that would show it (`wouldShowWith`, `...httpRules`), or saying
+   * it is a crash (fix it, or throw a `ToolError`); an anticipated failure at its rule's level, with what `'enforce'`
+   * would show. The access log is as under `'enforce'`. docs/adopting.md walks it through.
    * @default 'enforce'
    * @example
    * ```ts
@@ -283,7 +285,7 @@ export interface ErrorPolicy {
   readonly draftToolFailure: boolean;
   /** The telemetry, if any. */
   readonly telemetry: PolicyTelemetry | undefined;
-  /** `'report'`: crashes keep their (scrubbed) text and are logged as what the policy would mask; else `'enforce'`. */
+  /** `'report'`: failures get the SDK's own answer (a secret scrubbed) and are logged as what the policy would do; else `'enforce'`. */
   readonly mode: 'enforce' | 'report';
 }
 

@@ -11,6 +11,7 @@ import type { FailedRequest } from './rules/rule.js';
 import type { FailureInfo } from './failure.js';
 import { safeText } from './scrub.js';
 import { isHttpStatus } from './kit/http.js';
+import { packagedRuleFor } from './packaged-rules.js';
 import { UNAUTHORIZED } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
 
@@ -34,6 +35,8 @@ export interface CallContext {
   readonly name: string | undefined;
   /** `performance.now()` at the start of the call; 0 when no `onOutcome` is set. */
   readonly startedAt: number;
+  /** A completion's prompt or resource template and argument (peer-supplied, unscrubbed), when known. */
+  readonly about?: string | undefined;
 }
 
 /** Current time for durations. */
@@ -97,9 +100,14 @@ function safeName(context: CallContext, policy: ErrorPolicy): string {
   return safeText(context.name ?? '', MAX_NAME_LENGTH, policy.redact);
 }
 
-/** `tool "get_sheet"`: the handler kind and its quoted name. */
-function callLabel(context: CallContext, name: string): string {
-  return `${context.handler} ${context.name === undefined ? '(unnamed)' : quoteLine(name)}`;
+/** A completion's `about`, scrubbed, redacted, bounded and on one line (undefined when unknown). */
+function safeAbout(context: CallContext, policy: ErrorPolicy): string | undefined {
+  return context.about === undefined ? undefined : escapeControls(safeText(context.about, 2 * MAX_NAME_LENGTH, policy.redact));
+}
+
+/** `tool "get_sheet"`: the handler kind and its quoted name (and, for a completion, what it was about). */
+function callLabel(context: CallContext, name: string, about: string | undefined): string {
+  return `${context.handler} ${context.name === undefined ? '(unnamed)' : quoteLine(name)}${about === undefined ? '' : ` (${about})`}`;
 }
 
 /** What the record adds for an anticipated failure: the HTTP request its rule knows, and the error the rule accepted. */
@@ -171,25 +179,45 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
   return classification.kind === 'crash' ? { reference: classification.reference, correlationId } : { correlationId };
 }
 
+/**
+ * What a report-mode record adds (`mode: 'report'`, where the client got what the SDK sends without the policy): the
+ * line's start and end, and whether it keeps a stack. A crash says where it was thrown and which packaged rule would
+ * show it (a routine failure of an API then needs no stack), or that it is a crash; an anticipated failure says what
+ * `'enforce'` would show.
+ */
+function reportMode(classification: Classification, stack: string | undefined): { suffix: string; fields: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'>; keepStack: boolean } {
+  if (classification.kind === 'anticipated') return { suffix: `; 'enforce' would show ${quoteLine(classification.message)}`, fields: { report: true }, keepStack: true };
+  const first = stack?.split('\n', 1)[0]?.trim();
+  const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
+  const at = thrownAt === undefined ? '' : ` at ${thrownAt}`;
+  const where = thrownAt === undefined ? {} : { thrownAt };
+  const hint = packagedRuleFor(classification.error);
+  if (hint === undefined) return { suffix: `${at}; a crash: fix it, or throw a ToolError`, fields: { report: true, ...where }, keepStack: true };
+  return { suffix: `${at}; it would show with rules: [${hint.add}, ...coreRules]`, fields: { report: true, ...where, wouldShowWith: hint.add }, keepStack: hint.routine !== true };
+}
+
 /** Logs a failure once (at its level, with its stack unless info) and reports its outcome. */
 export function reportFailure(policy: ErrorPolicy, context: CallContext, classification: Classification, withOutcome = true): void {
   const { error, kind, status } = classification;
-  // report mode: a crash the client saw is logged as what the policy would mask (warn, `report:`, where it was thrown)
-  const reported = kind === 'crash' && policy.mode === 'report';
-  const level = reported ? 'warn' : classification.level;
+  // report mode: the client got what the SDK sends without the policy; a crash is logged as what the policy would mask
+  const reported = policy.mode === 'report' && kind !== 'protocol';
+  const level = reported && kind === 'crash' ? 'warn' : classification.level;
   const name = safeName(context, policy);
   try {
     const label = errorLabel(error, policy);
     const errorMessage = safeMessage(error, policy);
     const detail = detailOf(classification, policy);
-    const stack = level === 'info' ? undefined : stackText(error, policy);
-    let message = headline(classification, callLabel(context, name), label, quoteLine(errorMessage), detail);
-    let report: Pick<LogRecord, 'report' | 'thrownAt'> = {};
+    const about = safeAbout(context, policy);
+    let stack = level === 'info' ? undefined : stackText(error, policy);
+    const who = callLabel(context, name, about);
+    let message = headline(classification, who, label, quoteLine(errorMessage), detail);
+    let report: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'> = {};
     if (reported) {
-      const first = stack?.split('\n', 1)[0]?.trim();
-      const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
-      message = `report: ${callLabel(context, name)} would be masked (reference ${classification.reference}): ${label} ${quoteLine(errorMessage)}${thrownAt === undefined ? '' : ` at ${thrownAt}`}`;
-      report = thrownAt === undefined ? { report: true } : { report: true, thrownAt };
+      const mode = reportMode(classification, stack);
+      if (kind === 'crash') message = `${who} would be masked (reference ${classification.reference}): ${label} ${quoteLine(errorMessage)}`;
+      message = `report: ${message}${mode.suffix}`;
+      report = mode.fields;
+      if (!mode.keepStack) stack = undefined;
     }
     write(policy, {
       level,
@@ -197,6 +225,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       kind,
       handler: context.handler,
       name,
+      ...(about === undefined ? {} : { about }),
       status,
       errorName: label,
       errorMessage,
@@ -230,7 +259,7 @@ export function reportDegraded(policy: ErrorPolicy, context: CallContext, messag
   const name = safeName(context, policy);
   write(policy, {
     level: 'info',
-    message: `${callLabel(context, name)} refused (degraded): ${quoteLine(errorMessage)}`,
+    message: `${callLabel(context, name, undefined)} refused (degraded): ${quoteLine(errorMessage)}`,
     kind: 'degraded',
     handler: context.handler,
     name,

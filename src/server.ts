@@ -8,7 +8,6 @@ import { isObjectLike, readProp } from './kit/read.js';
 import type { ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
-import { sdkFound } from './adapters/mcp-server-internals.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 
 /**
@@ -35,6 +34,23 @@ export interface LowLevelServerLike {
   connect(...args: never[]): unknown;
 }
 
+/**
+ * The oldest `@modelcontextprotocol/sdk` whose `McpServer` `applyErrorPolicy` takes: the first with `registerResource`
+ * and `registerPrompt`. Older ones are refused by the types (see
+ * {@link McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors}) and at run time alike.
+ */
+const MCP_SERVER_FLOOR = '1.13.0';
+
+/**
+ * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 (it has `tool()` but no `registerResource` and
+ * `registerPrompt`): `applyErrorPolicy` does not take it. The type's name is the compiler's message: update the SDK to
+ * 1.13.0 or later, or wrap each callback with `withClientVisibleErrors` and its kin.
+ */
+export interface McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors {
+  /** Never satisfied: an older McpServer does not type-check as an argument of `applyErrorPolicy`. */
+  readonly 'applyErrorPolicy takes the McpServer of @modelcontextprotocol/sdk 1.13.0 or later': never;
+}
+
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
 const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter];
 
@@ -49,7 +65,7 @@ function kindOfValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   const inner = readProp(value, 'server');
   if (isObjectLike(inner) && typeof readProp(value, 'tool') === 'function') {
-    return `an McpServer of ${sdkFound(value)}, older than applyErrorPolicy takes (1.23.0 or later): update the SDK, or wrap each callback with withClientVisibleErrors`;
+    return `an McpServer of @modelcontextprotocol/sdk older than ${MCP_SERVER_FLOOR} (no registerResource or registerPrompt), which applyErrorPolicy does not take: update the SDK to ${MCP_SERVER_FLOOR} or later, or wrap each callback with withClientVisibleErrors`;
   }
   if (isObjectLike(inner) && ADAPTERS.some((adapter) => adapter.accepts(inner))) {
     return 'an object whose `server` property is a server (a framework\'s wrapper?): pass that property, `applyErrorPolicy(x.server)`, or see docs/frameworks.md';
@@ -76,7 +92,7 @@ function kindOfValue(value: unknown): string {
  *   callback; a failure is thrown to the SDK with the tool's text (the SDK must receive a task from `createTask`).
  * - Completions and lists (`completion/complete`, `tools/list`, `resources/list`, `resources/templates/list`,
  *   `prompts/list`: completers and template list callbacks): a failure becomes a JSON-RPC error, a crash
- *   `Error handling <method> (reference <id>)` (in report mode its own text, scrubbed), logged once; no access-log
+ *   `Error handling <method> (reference <id>)`, logged once; no access-log
  *   outcome.
  * - Output-schema validation: a result that fails its tool's `outputSchema` (a bug of the server's) is logged once as a
  *   crash and answered with the crash text; its outcome stays 200 (the callback succeeded).
@@ -103,7 +119,7 @@ function kindOfValue(value: unknown): string {
  * by wrapping the SDK's prompt handler, argument validation included: invalid arguments there are logged once at info
  * as a protocol error.
  *
- * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.x) or
+ * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.13.0 or later: older ones fail to compile and are refused) or
  *   `@modelcontextprotocol/server` (2.x), or a low-level `Server` of either; anything else throws a `TypeError` naming
  *   `server` and saying what it found
  * @param policy - the policy, made by `createErrorPolicy`; anything else throws a `TypeError` naming `policy`.
@@ -151,6 +167,14 @@ export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy
  * ```
  */
 export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: ErrorPolicy): S;
+/**
+ * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 does not type-check here (and is refused at run
+ * time): update the SDK, or wrap each callback with `withClientVisibleErrors` and its kin.
+ */
+export function applyErrorPolicy(
+  server: { readonly server: object; tool(...args: never[]): unknown } & McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors,
+  policy?: ErrorPolicy,
+): never;
 export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {

@@ -4,6 +4,8 @@
  * included, one small function per capability. Neither SDK is imported: the instance is read structurally.
  */
 import { isObjectLike, readProp } from '../kit/read.js';
+import { zodErrorRule } from '../rules/zod.js';
+import { markAnswer } from '../wrap/calls.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -59,6 +61,36 @@ export function protocolVersionOf(server: object): string | undefined {
 }
 
 /**
+ * Whether `error` is the SDK's refusal of the request itself: a ZodError (zod 3 or 4) whose every issue is about the
+ * request's `params` or `method` (`tools/call` without `name`).
+ */
+function isRequestSchemaError(error: unknown): boolean {
+  if (!zodErrorRule.predicate(error)) return false;
+  const issues = readProp(error, 'issues');
+  return Array.isArray(issues) && issues.length > 0 && issues.every((issue: unknown) => {
+    const head: unknown = (readProp(issue, 'path') as unknown[] | undefined)?.[0];
+    return head === 'params' || head === 'method';
+  });
+}
+
+/**
+ * A request handler as the SDK keeps it, whose refusal of the request passes on as the SDK's own answer. The SDK
+ * parses the request inside the handler it keeps (`requestSchema.parse(request)`, SDK 1.0.1-1.32.2 and server 2.x),
+ * before the server's code runs, and throws what the parse throws synchronously: such an error is marked as an answer
+ * (src/wrap/calls.ts), which every guard passes on unchanged, so the client gets the SDK's JSON-RPC error.
+ */
+function passingRequestSchemaErrors(handler: Fn): Fn {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    try {
+      return handler.apply(this, args);
+    } catch (error) {
+      if (isRequestSchemaError(error)) markAnswer(error as object);
+      throw error;
+    }
+  };
+}
+
+/**
  * Replaces each handler of `map` that `wrapEntry` wraps (it returns `undefined` for the others), now and whenever the
  * SDK sets one later (`setRequestHandler` sets the map's entry: both SDKs). A handler this module wrapped is not
  * wrapped again.
@@ -68,7 +100,7 @@ export function coverHandlerMap(map: Map<unknown, unknown>, wrapEntry: (method: 
   const baseSet = map.set;
   const wrapped = (method: unknown, handler: unknown): unknown => {
     if (typeof method !== 'string' || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
-    const out = wrapEntry(method, handler as Fn);
+    const out = wrapEntry(method, passingRequestSchemaErrors(handler as Fn));
     if (out === undefined) return handler;
     Object.defineProperty(out, PATCHED, { value: handler });
     return out;

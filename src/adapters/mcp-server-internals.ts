@@ -3,7 +3,7 @@
  * capability (those of the low-level `Server` it holds, in ./low-level-internals.ts), and nothing else in the package reads a
  * private field of either SDK. Neither SDK is imported: the instance is read
  * structurally. Each function names the versions it was verified on (the compatibility matrix runs the range ends:
- * `@modelcontextprotocol/sdk` 1.23.0 and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
+ * `@modelcontextprotocol/sdk` 1.13.0 (the floor), 1.23.0 (the full table) and latest 1.x, `@modelcontextprotocol/server` 2.0.0 and latest 2.x).
  */
 import type { HandlerKind } from '../log.js';
 import { isObjectLike, isRecord, readProp } from '../kit/read.js';
@@ -66,7 +66,7 @@ export function looksLikeMcpServer(value: unknown): value is object {
 }
 
 /**
- * The four registries, or a description of what is missing. Verified on SDK 1.23.0-1.32.2 and server 2.0.0-2.4.0:
+ * The four registries, or a description of what is missing. Verified on SDK 1.13.0-1.32.2 and server 2.0.0-2.4.0:
  * `_registeredTools`, `_registeredResources` (keyed by URI), `_registeredResourceTemplates`, `_registeredPrompts`,
  * plain objects keyed by name.
  */
@@ -88,7 +88,7 @@ export function listRegistrations(registries: Registries): Registration[] {
 }
 
 /**
- * Where a registered tool keeps its callback: `handler` (SDK 1.24.0 and later, server 2.x), `callback` (SDK 1.23.x).
+ * Where a registered tool keeps its callback: `handler` (SDK 1.24.0 and later, server 2.x), `callback` (SDK 1.13.0-1.23.x).
  */
 function toolCallbackKey(entry: Entry): 'handler' | 'callback' {
   return 'handler' in entry ? 'handler' : 'callback';
@@ -112,7 +112,7 @@ function slot(entry: Entry, key: string, given: Fn | undefined, hidesCallback = 
  * `createTask` result the SDK must receive unchanged), or a string saying what is unknown about the layout.
  * - Tools: SDK 1.x calls the callback key's function; server 2.x calls `executor`, built from `handler` (kept in a
  *   closure, so `handler` is the given callback).
- * - Resources and templates: `readCallback` (SDK 1.23.0-1.32.2, server 2.0.0-2.4.0).
+ * - Resources and templates: `readCallback` (SDK 1.13.0-1.32.2, server 2.0.0-2.4.0).
  * - Prompts: SDK 1.x calls `callback`; server 2.x calls `handler` (argument validation, then the callback, kept in a
  *   closure: known only when given through a patched method or `update`).
  */
@@ -163,6 +163,20 @@ export function experimentalTasksOf(server: object): object | undefined {
 export function toolOutputValidatorOf(server: object): Fn | undefined {
   const validate = readProp(server, 'validateToolOutput');
   return typeof validate === 'function' ? (validate as Fn) : undefined;
+}
+
+/**
+ * The server's maker of a tool's isError result from a message, `createToolError(message)`, which its `tools/call`
+ * handler calls with the message of what it caught (SDK 1.24.0-1.32.2, server 2.0.0-2.4.0), or `undefined`.
+ */
+export function toolErrorMakerOf(server: object): Fn | undefined {
+  const make = readProp(server, 'createToolError');
+  return typeof make === 'function' ? (make as Fn) : undefined;
+}
+
+/** Replaces the server's `createToolError` (an own property of the instance: the class's method stays as it is). */
+export function setToolErrorMaker(server: object, make: Fn): void {
+  Object.defineProperty(server, 'createToolError', { value: make, configurable: true, writable: true, enumerable: false });
 }
 
 /** Replaces the server's output-schema check (an own property of the instance: the class's method stays as it is). */

@@ -33,7 +33,9 @@ import {
   registriesOf,
   rememberGiven,
   renameIn,
+  setToolErrorMaker,
   setToolOutputValidator,
+  toolErrorMakerOf,
   toolOutputValidatorOf,
   sdkFound,
   taskHandlerSlotOf,
@@ -61,7 +63,7 @@ interface Context {
 function unknownLayout(server: object, what: string): Error {
   return new Error(
     `applyErrorPolicy: this McpServer's internals are not a layout mcp-error-policy knows (found ${sdkFound(server)}: ${what}). ` +
-      'Supported: @modelcontextprotocol/sdk 1.23 and later 1.x, @modelcontextprotocol/server 2.x. ' +
+      'Supported: @modelcontextprotocol/sdk 1.13 and later 1.x, @modelcontextprotocol/server 2.x. ' +
       'Wrap handlers with withClientVisibleErrors meanwhile, and report the version.',
   );
 }
@@ -260,12 +262,31 @@ function coverRequests(ctx: Context, map: Map<unknown, unknown>, calls: boolean)
 function coverOutputValidation(ctx: Context): void {
   const validate = toolOutputValidatorOf(ctx.server);
   if (validate === undefined) return;
+  // The SDK answers what the check throws with `createToolError(message)`, which keeps only the message: the answers
+  // the policy made, by their text (it holds the crash's reference, so it is unique), until the SDK asks for them.
+  const answers = new Map<string, unknown>();
+  const make = toolErrorMakerOf(ctx.server);
+  if (make !== undefined) {
+    setToolErrorMaker(ctx.server, function (this: unknown, message: unknown, ...rest: unknown[]): unknown {
+      const answer = typeof message === 'string' ? answers.get(message) : undefined;
+      if (answer === undefined) return make.call(this, message, ...rest);
+      answers.delete(message as string);
+      return answer;
+    });
+  }
   setToolOutputValidator(ctx.server, function (this: unknown, tool: unknown, result: unknown, name: unknown, ...rest: unknown[]): unknown {
     const checked = validate.call(this, tool, result, name, ...rest);
     if (readProp(tool, 'outputSchema') === undefined) return checked;
     const toolName = typeof name === 'string' ? name : undefined;
     return Promise.resolve(checked).then(undefined, (error: unknown) => {
-      throw outputSchemaCrash(error, toolName, ctx.policy);
+      const crash = outputSchemaCrash(error, toolName, ctx.policy);
+      const meta = readProp(crash, 'data');
+      const text = readString(crash, 'message');
+      if (make !== undefined && crash !== error && text !== undefined && isObjectLike(meta)) {
+        if (answers.size >= 64) answers.clear(); // answers the SDK never asked for (it always does, at once)
+        answers.set(text, { content: [{ type: 'text', text }], isError: true, _meta: meta });
+      }
+      throw crash;
     });
   });
 }

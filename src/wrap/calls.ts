@@ -104,6 +104,39 @@ export function settle<T>(answer: () => T): Promise<T> {
   }
 }
 
+type Fn = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * The one way a guarded call runs (tools, resources, prompts, lists and completions): `fn` is called, and whatever it
+ * throws, the thenable it returns rejects with, or reading that thenable throws (a `then` getter, a `constructor`
+ * getter that `Promise.resolve` reads) goes to `onFailure`, whose answer is returned as a settled promise. A value that
+ * is no thenable is returned as it is, after `onSuccess`; a thenable's value is passed on after `onSuccess`.
+ */
+export function guardedCall(fn: Fn, thisArg: unknown, args: unknown[], onFailure: (error: unknown) => unknown, onSuccess?: (value: unknown) => void): unknown {
+  let result: unknown;
+  let then: unknown;
+  try {
+    result = fn.apply(thisArg, args);
+    if (isObjectLike(result)) then = (result as { then?: unknown }).then;
+  } catch (error) {
+    return settle(() => onFailure(error));
+  }
+  if (typeof then !== 'function') {
+    onSuccess?.(result);
+    return result;
+  }
+  try {
+    const pending = Promise.resolve(result);
+    if (onSuccess === undefined) return pending.then(undefined, onFailure);
+    return pending.then((value) => {
+      onSuccess(value);
+      return value;
+    }, onFailure);
+  } catch (error) {
+    return settle(() => onFailure(error));
+  }
+}
+
 /** Whether `value` is a thenable (read safely: a hostile `then` getter makes it not one). */
 export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof readProp(value, 'then') === 'function';

@@ -19,7 +19,8 @@ import { safeText } from '../scrub.js';
 import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
 import { callFacts } from './sign-in.js';
-import { callState, claimCall, handledIn, isPromiseLike, keepFirst, markAnswer, markLogged, requestOf, settle } from './calls.js';
+import { transparentAnswer } from './transparent.js';
+import { callState, claimCall, guardedCall, handledIn, keepFirst, markAnswer, markLogged, requestOf, settle } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
 const WRAPPED = Symbol.for('mcp-error-policy.wrapped');
@@ -153,9 +154,11 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   }
   const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
   reportFailure(governing, context, classification, timed);
-  if (classification.kind === 'protocol') {
-    markLogged(error, classification, request);
-    throw error;
+  // a protocol error passes through; in report mode, every failure the SDK can answer goes back to it as it was thrown
+  const passed = classification.kind === 'protocol' ? { thrown: error } : governing.mode === 'report' ? transparentAnswer(error, governing) : undefined;
+  if (passed !== undefined) {
+    markLogged(passed.thrown, classification, request);
+    throw passed.thrown;
   }
   try {
     const answer = shape.answer(classification, context.name, governing, request);
@@ -186,29 +189,14 @@ function makeGuard(control: Control): Fn {
       if ('answer' in begun) return begun.answer;
       call = begun;
     }
-    const onFailure = (error: unknown): unknown => fail(control, policy, call, args, error);
-    let result: unknown;
-    try {
-      result = invoke.apply(this, args);
-    } catch (error) {
-      return settle(() => onFailure(error));
-    }
-    if (!isPromiseLike(result)) {
-      if (call?.timed === true) succeed(policy, call, result);
-      return result;
-    }
-    try {
-      // Promise.resolve reads the result's `constructor`, which a hostile thenable may make throw.
-      const pending = Promise.resolve(result);
-      if (call?.timed !== true) return pending.then(undefined, onFailure);
-      const timedCall = call;
-      return pending.then((value) => {
-        succeed(policy, timedCall, value);
-        return value;
-      }, onFailure);
-    } catch (error) {
-      return settle(() => onFailure(error));
-    }
+    const timedCall = call?.timed === true ? call : undefined;
+    return guardedCall(
+      invoke,
+      this,
+      args,
+      (error) => fail(control, policy, call, args, error),
+      timedCall === undefined ? undefined : (value) => succeed(policy, timedCall, value),
+    );
   };
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     const policy = control.options.policy ?? control.binding?.policy ?? defaultPolicy;

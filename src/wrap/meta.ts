@@ -8,7 +8,7 @@ import type { CrashClassification } from '../classification.js';
 import type { FailureInfo } from '../failure.js';
 import { retryText } from '../failure.js';
 import type { ErrorPolicy } from '../policy.js';
-import { messageOf, readProp, readString } from '../kit/read.js';
+import { readProp, readString } from '../kit/read.js';
 import type { HandlerKind } from '../log.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
@@ -30,14 +30,9 @@ export function failedCallText(handler: HandlerKind, name: string | undefined, p
 
 /**
  * A crash's client text: what failed (`failed`: `Error executing tool x`, `Error handling completion/complete`), the
- * crash's text in dev mode, and the reference. In report mode, the crash's own text as the SDK would send it
- * (scrubbed, bounded), when it has one.
+ * crash's text in dev mode, and the reference.
  */
-export function crashText(failed: string, policy: ErrorPolicy, crash: CrashClassification): string {
-  if (policy.mode === 'report') {
-    const own = safeText(messageOf(crash.error), policy.maxMessageLength, policy.redact);
-    if (own.trim() !== '') return own;
-  }
+export function crashText(failed: string, crash: CrashClassification): string {
   const detail = crash.detail === undefined ? '' : `: ${crash.detail}`;
   return `${failed}${detail} (reference ${crash.reference})`;
 }

@@ -2,9 +2,10 @@
  * Requests that run a server's code without being one tool, resource or prompt call: `completion/complete` and the
  * list requests (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`). A failure becomes a
  * JSON-RPC error: an anticipated one keeps its text and code; a crash says only which request failed,
- * `Error handling <method> (reference <id>)` (in report mode, its own text, scrubbed); a protocol error passes
- * through. Each failure is logged once, named by the method, under the kind the request is about (a completion: the
- * prompt or resource its `ref` names). These requests get no access-log outcome and no telemetry span of their own.
+ * `Error handling <method> (reference <id>)`; a protocol error passes through (in report mode, every failure: the SDK
+ * answers it). Each failure is logged once, named by the method, under the kind the request is about (a completion:
+ * the prompt or resource its `ref` names, and the record's `about` names it and the argument). These requests get no
+ * access-log outcome and no telemetry span of their own.
  */
 import type { Classification } from '../classification.js';
 import { classifyError } from '../classify.js';
@@ -13,9 +14,10 @@ import type { ErrorPolicy } from '../policy.js';
 import { readProp, readString } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
-import { handledIn, isPromiseLike, settle } from './calls.js';
+import { guardedCall, handledIn } from './calls.js';
 import { crashText, errorData } from './meta.js';
 import { PolicyRpcError } from './rpc-error.js';
+import { transparentAnswer } from './transparent.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -39,13 +41,29 @@ function kindOf(method: string, request: unknown): HandlerKind {
   return readString(readProp(readProp(request, 'params'), 'ref'), 'type') === 'ref/resource' ? 'resource' : 'prompt';
 }
 
+/**
+ * What a completion was about: the prompt or resource template its `ref` names and the argument being completed,
+ * `prompt "summarize" argument "sheet"` (peer-supplied: the reporter scrubs and bounds it); `undefined` for lists.
+ */
+function aboutOf(method: string, request: unknown): string | undefined {
+  if (method !== 'completion/complete') return undefined;
+  const params = readProp(request, 'params');
+  const ref = readProp(params, 'ref');
+  const resource = readString(ref, 'type') === 'ref/resource';
+  const name = readString(ref, resource ? 'uri' : 'name');
+  const argument = readString(readProp(params, 'argument'), 'name');
+  const parts = [name === undefined ? undefined : `${resource ? 'resource template' : 'prompt'} ${JSON.stringify(name)}`, argument === undefined ? undefined : `argument ${JSON.stringify(argument)}`];
+  const about = parts.filter((part) => part !== undefined).join(' ');
+  return about === '' ? undefined : about;
+}
+
 /** The JSON-RPC error for a classified failure (a protocol error is thrown as it is). */
 function answer(classification: Classification, method: string, policy: ErrorPolicy): never {
   if (classification.kind === 'protocol') throw classification.error;
   if (classification.kind === 'anticipated') {
     throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, undefined));
   }
-  throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(`Error handling ${method}`, policy, classification), errorData(policy, classification.failure, undefined));
+  throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(`Error handling ${method}`, classification), errorData(policy, classification.failure, undefined));
 }
 
 function fail(policy: ErrorPolicy, method: string, request: unknown, error: unknown): never {
@@ -53,10 +71,12 @@ function fail(policy: ErrorPolicy, method: string, request: unknown, error: unkn
   let classification: Classification;
   try {
     classification = classifyError(error, policy);
-    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0 }, classification, false);
+    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0, about: aboutOf(method, request) }, classification, false);
   } catch {
     throw new PolicyRpcError(INTERNAL_ERROR_CODE, `Error handling ${method}`);
   }
+  const passed = policy.mode === 'report' && classification.kind !== 'protocol' ? transparentAnswer(error, policy) : undefined;
+  if (passed !== undefined) throw passed.thrown;
   return answer(classification, method, policy);
 }
 
@@ -65,14 +85,7 @@ function fail(policy: ErrorPolicy, method: string, request: unknown, error: unkn
  * as the policy decides, each logged once. On success it returns what the handler returns.
  */
 export function guardRequest(handler: Fn, method: string, policy: ErrorPolicy): Fn {
-  return function (this: unknown, request: unknown, extra: unknown): unknown {
-    let result: unknown;
-    try {
-      result = handler.call(this, request, extra);
-    } catch (error) {
-      return settle(() => fail(policy, method, request, error));
-    }
-    if (!isPromiseLike(result)) return result;
-    return Promise.resolve(result).then(undefined, (error: unknown) => fail(policy, method, request, error));
+  return function (this: unknown, ...args: unknown[]): unknown {
+    return guardedCall(handler, this, args, (error) => fail(policy, method, args[0], error));
   };
 }

@@ -43,7 +43,7 @@ export function rpcShape(handler: 'resource' | 'prompt', nameFromArgs?: (args: r
         throw new PolicyRpcError(classification.code, classification.message, data);
       }
       if (classification.kind === 'crash') {
-        throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(failedCallText(handler, name, policy), policy, classification), errorData(policy, classification.failure, undefined));
+        throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(failedCallText(handler, name, policy), classification), errorData(policy, classification.failure, undefined));
       }
       throw classification.error;
     },

@@ -38,7 +38,7 @@ function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
  */
 function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
   if (classification.kind === 'protocol') return result(safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact));
-  const text = classification.kind === 'crash' ? crashText(failedCallText('tool', name, policy), policy, classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
+  const text = classification.kind === 'crash' ? crashText(failedCallText('tool', name, policy), classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
   return result(text, toolMeta(policy, classification.failure, classification.kind === 'anticipated' && classification.reauthorize));
 }
 
@@ -107,11 +107,14 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
 /**
  * A tool result that failed the tool's output schema (the SDK's `Output validation error`, a bug of the server's, not
  * the client's): logged once as a crash (`OutputValidationError` with the SDK's message), and the error for the SDK to
- * turn into the tool's isError result: the crash text and reference.
+ * turn into the tool's isError result: the crash text and reference, with the result's `_meta` (the failure object) as
+ * its `data` (in report mode, the SDK's error as it was).
  */
-export function outputSchemaCrash(error: unknown, name: string | undefined, policy: ErrorPolicy): Error {
+export function outputSchemaCrash(error: unknown, name: string | undefined, policy: ErrorPolicy): unknown {
   const bug = new Error(messageOf(error));
   bug.name = 'OutputValidationError';
   const answer = toToolResult(bug, name, policy);
-  return new PolicyRpcError(INTERNAL_ERROR_CODE, firstTextOf(answer) ?? failedCallText('tool', name, policy));
+  if (policy.mode === 'report') return error; // the SDK's own answer
+  const meta = answer._meta;
+  return new PolicyRpcError(INTERNAL_ERROR_CODE, firstTextOf(answer) ?? failedCallText('tool', name, policy), meta === undefined ? undefined : { ...meta });
 }

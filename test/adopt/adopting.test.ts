@@ -50,7 +50,8 @@ describe('step 1: report mode on the server as it was', () => {
     const [line] = written.join('').split('\n');
     const reference = /\(reference ([0-9a-f]{12})\)/.exec(line!)?.[1];
     expect(reference).toMatch(REFERENCE);
-    expect(value).toEqual(toolFailure('Entity with name Ada not found', failureObject('internal', false, { correlationId: reference })));
+    // the answer the SDK sends without the policy
+    expect(value).toEqual({ content: [{ type: 'text', text: 'Entity with name Ada not found' }], isError: true });
     expect(line).toMatch(new RegExp(`^\\[mcp-error-policy\\] WARN report: tool "open_nodes" would be masked \\(reference ${reference}\\): Error "Entity with name Ada not found" at `));
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Report mode (`createErrorPolicy({ mode: 'report' })`), through a real McpServer under `applyErrorPolicy` and a real
- * SDK Client: a crash's own text still reaches the client (scrubbed, bounded), its one record is a `warn` report record
- * naming the text `'enforce'` would replace and where it was thrown; everything else is as under `'enforce'`.
+ * SDK Client: every failure reaches the client as the SDK sends it without the policy (a secret in its text scrubbed),
+ * with no failure object; a crash's one record is a `warn` report record naming the text `'enforce'` would replace,
+ * where it was thrown, and that it is a crash; an anticipated failure's record says what `'enforce'` would show.
+ * test/adopt/report-wire.test.ts compares the wire with the bare server's, byte for byte.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -12,7 +14,7 @@ import { CompleteRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ToolError } from '../../src/index.js';
-import { ANY_ID, failureData, failureObject, toolFailure } from '../support/failure.js';
+import { ANY_ID } from '../support/failure.js';
 import { link } from '../support/link.js';
 import { capture, connect, newServer, REFERENCE, rpcError, withoutDurations, withStderr, type Session } from '../support/session.js';
 
@@ -69,11 +71,11 @@ describe("mode: 'report'", () => {
     const answer = await client.callTool({ name: 'get_entity', arguments: {} });
     const reference = records[0]?.reference;
     expect(reference).toMatch(REFERENCE);
-    expect(answer).toEqual(toolFailure('Entity with name Ada not found', failureObject('internal', false, { correlationId: reference })));
+    expect(answer).toEqual({ content: [{ type: 'text', text: 'Entity with name Ada not found' }], isError: true });
     expect(records).toEqual([
       {
         level: 'warn',
-        message: expect.stringMatching(new RegExp(`^report: tool "get_entity" would be masked \\(reference ${reference}\\): Error "Entity with name Ada not found" at readEntity \\(.*test/adopt/report\\.test\\.ts:\\d+:\\d+\\)$`)),
+        message: expect.stringMatching(new RegExp(`^report: tool "get_entity" would be masked \\(reference ${reference}\\): Error "Entity with name Ada not found" at readEntity \\(.*test/adopt/report\\.test\\.ts:\\d+:\\d+\\); a crash: fix it, or throw a ToolError$`)),
         kind: 'crash',
         handler: 'tool',
         name: 'get_entity',
@@ -87,16 +89,16 @@ describe("mode: 'report'", () => {
         stack: expect.stringMatching(/^ {4}at readEntity \(/),
       },
     ]);
-    expect(records[0]?.message.endsWith(` at ${records[0].thrownAt}`)).toBe(true);
+    expect(records[0]?.message.endsWith(` at ${records[0].thrownAt}; a crash: fix it, or throw a ToolError`)).toBe(true);
     expect(withoutDurations(outcomes)).toEqual([{ kind: 'tool', name: 'get_entity', status: 500, classification: 'crash' }]);
   });
 
-  it('scrubs secrets from the text the client and the record get, and bounds it by maxMessageLength', async () => {
+  it('scrubs secrets from the text the client gets, and leaves its length as the SDK sends it; the record is bounded', async () => {
     const { client, records } = await reportingServer({ maxMessageLength: 64 });
     const scrubbed = 'request to https://api.example.com/v1/items?key=[REDACTED] failed, reason: socket hang up';
     const bounded = `${scrubbed.slice(0, 63)}…`;
-    expect(await client.callTool({ name: 'call_api', arguments: {} })).toEqual(toolFailure(bounded, failureObject('internal', false, { correlationId: records[0]?.reference })));
-    expect(await client.callTool({ name: 'long', arguments: {} })).toEqual(toolFailure(`too long: ${'x'.repeat(53)}…`, failureObject('internal', false, { correlationId: records[1]?.reference })));
+    expect(await client.callTool({ name: 'call_api', arguments: {} })).toEqual({ content: [{ type: 'text', text: scrubbed }], isError: true });
+    expect(await client.callTool({ name: 'long', arguments: {} })).toEqual({ content: [{ type: 'text', text: `too long: ${'x'.repeat(200)}` }], isError: true });
     expect(records.map(({ level, report, errorMessage, thrownAt }) => ({ level, report, errorMessage, thrownAt }))).toEqual([
       { level: 'warn', report: true, errorMessage: bounded, thrownAt: frameOf('callApi') },
       { level: 'warn', report: true, errorMessage: `too long: ${'x'.repeat(53)}…`, thrownAt: expect.stringMatching(/report\.test\.ts:\d+:\d+$/) },
@@ -104,15 +106,15 @@ describe("mode: 'report'", () => {
     expect(JSON.stringify(records)).not.toContain('AIza');
   });
 
-  it('gives a thrown value without a text the masked answer, still as a report record', async () => {
+  it('gives a thrown value without a text the answer the SDK gives it, with a report record', async () => {
     const { client, records } = await reportingServer();
     const answer = await client.callTool({ name: 'no_text', arguments: {} });
     const reference = records[0]?.reference;
-    expect(answer).toEqual(toolFailure(`Error executing tool no_text (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    expect(answer).toEqual({ content: [{ type: 'text', text: '[object Object]' }], isError: true });
     expect(records).toEqual([
       {
         level: 'warn',
-        message: `report: tool "no_text" would be masked (reference ${reference}): Object ""`,
+        message: `report: tool "no_text" would be masked (reference ${reference}): Object ""; a crash: fix it, or throw a ToolError`,
         kind: 'crash',
         handler: 'tool',
         name: 'no_text',
@@ -127,14 +129,14 @@ describe("mode: 'report'", () => {
     ]);
   });
 
-  it('answers a resource crash with its text as a JSON-RPC error whose code the policy chooses', async () => {
+  it('answers a resource crash with the JSON-RPC error the SDK sends for it', async () => {
     const { client, records, outcomes } = await reportingServer();
     const error = await rpcError(client.readResource({ uri: 'file:///srv/data/readme.txt' }));
     const reference = records[0]?.reference;
     expect(error).toEqual({
       code: -32603,
       message: 'MCP error -32603: Access denied - path outside allowed directories: /etc/passwd',
-      data: failureData(failureObject('internal', false, { correlationId: reference })),
+      data: undefined,
     });
     expect(records.map(({ level, message, report, thrownAt }) => ({ level, message, report, thrownAt }))).toEqual([
       {
@@ -166,12 +168,12 @@ describe("mode: 'report'", () => {
       {
         code: -32603,
         message: 'MCP error -32603: Access denied - path outside allowed directories: /etc/shadow',
-        data: failureData(failureObject('internal', false, { correlationId: first })),
+        data: undefined,
       },
       {
         code: -32603,
         message: 'MCP error -32603: request to https://api.example.com/v1/items?key=[REDACTED] failed, reason: socket hang up',
-        data: failureData(failureObject('internal', false, { correlationId: second })),
+        data: undefined,
       },
     ]);
     expect(records.map(({ level, kind, handler, name, report, thrownAt }) => ({ level, kind, handler, name, report, thrownAt }))).toEqual([
@@ -204,23 +206,26 @@ describe("mode: 'report'", () => {
     }
   });
 
-  it('leaves deliberate errors, anticipated failures and protocol errors as under enforce', async () => {
+  it("answers deliberate errors and anticipated failures as the SDK does too, their records saying what 'enforce' would show", async () => {
     const { client, records, outcomes } = await reportingServer();
-    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)));
-    expect(await client.callTool({ name: 'refused', arguments: {} })).toEqual(
-      toolFailure('Error executing tool refused: Network error: connection refused (ECONNREFUSED)', failureObject('network', true)),
-    );
+    expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Sheet name must not be empty' }], isError: true });
+    expect(await client.callTool({ name: 'refused', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'connect ECONNREFUSED 10.0.0.7:443 (https://api.example.com/?key=[REDACTED])' }],
+      isError: true,
+    });
     // (SDK 1.x answers a protocol error a tool throws with an isError result of its text)
     expect(await client.callTool({ name: 'protocol', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Unknown sheet' }], isError: true });
     expect(records.map(({ level, kind, report, correlationId }) => ({ level, kind, report, correlationId }))).toEqual([
-      { level: 'info', kind: 'anticipated', report: undefined, correlationId: ANY_ID },
-      { level: 'warn', kind: 'anticipated', report: undefined, correlationId: ANY_ID },
+      { level: 'info', kind: 'anticipated', report: true, correlationId: ANY_ID },
+      { level: 'warn', kind: 'anticipated', report: true, correlationId: ANY_ID },
       { level: 'info', kind: 'protocol', report: undefined, correlationId: undefined },
     ]);
+    expect(records[0]?.message).toBe(`report: tool "deliberate" failed: ToolError "Sheet name must not be empty"; 'enforce' would show "Sheet name must not be empty"`);
+    expect(records[1]?.message).toMatch(/^report: tool "refused" failed \(rule network\): Error ".*"; 'enforce' would show "Network error: connection refused \(ECONNREFUSED\)"$/);
     expect(withoutDurations(outcomes).map(({ status }) => status)).toEqual([500, 502, 400]);
   });
 
-  it("writes the default logger's report line to stderr, greppable as `WARN report:`", async () => {
+  it("writes the default logger's report line to stderr, greppable as `WARN report:`, the first frame once", async () => {
     const server = applyErrorPolicy(newServer(), createErrorPolicy({ mode: 'report' }));
     server.registerTool('get_entity', {}, () => readEntity('Ada'));
     session = await connect(server);
@@ -229,8 +234,10 @@ describe("mode: 'report'", () => {
     expect(answer).toMatchObject({ content: [{ type: 'text', text: 'Entity with name Ada not found' }], isError: true });
     expect(written).toHaveLength(1);
     const [line, ...stack] = written[0]!.trimEnd().split('\n');
-    expect(line).toMatch(/^\[mcp-error-policy\] WARN report: tool "get_entity" would be masked \(reference [0-9a-f]{12}\): Error "Entity with name Ada not found" at readEntity \(.*report\.test\.ts:\d+:\d+\)$/);
-    expect(stack[0]).toMatch(/^ {4}at readEntity \(/);
+    expect(line).toMatch(/^\[mcp-error-policy\] WARN report: tool "get_entity" would be masked \(reference [0-9a-f]{12}\): Error "Entity with name Ada not found" at readEntity \(.*report\.test\.ts:\d+:\d+\); a crash: fix it, or throw a ToolError$/);
+    // the line names the frame that threw; the stack goes on from the next one
+    expect(stack[0]).toMatch(/^ {4}at /);
+    expect(stack.some((frame) => frame.includes('at readEntity ('))).toBe(false);
   });
 
   it('is checked when the policy is made', () => {

@@ -8,9 +8,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyError, createErrorPolicy, toToolResult, ToolError, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
+import { applyErrorPolicy, classifyError, createErrorPolicy, toToolResult, ToolError, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
 import { ANY_ID, failureObject, toolFailure } from '../support/failure.js';
 import { REFERENCE } from '../support/calls.js';
 import { thrownBy, versionOf } from './loaded.js';
@@ -125,5 +125,45 @@ describe('a low-level Server of the oldest supported SDK', () => {
     ]);
     expect(records[0]?.correlationId).toEqual(ANY_ID);
     expect(JSON.stringify(records)).not.toContain('sk-live');
+  });
+});
+
+describe('requests the SDK itself refuses, on a low-level Server under applyErrorPolicy', () => {
+  /** The raw JSON-RPC answers to requests without the `name` their method needs, from a server bare or under the policy. */
+  async function refusals(applied: boolean): Promise<{ wire: string[]; logged: LogRecord[] }> {
+    const logged: LogRecord[] = [];
+    const low = new Server({ name: 'refusing', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } });
+    if (applied) applyErrorPolicy(low, createErrorPolicy({ logger: (record) => logged.push(record) }));
+    low.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: request.params.name }] }));
+    low.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: request.params.name } }] }));
+    const wire: string[] = [];
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const send = serverSide.send.bind(serverSide);
+    serverSide.send = async (message) => {
+      wire.push(JSON.stringify(message));
+      return send(message);
+    };
+    await low.connect(serverSide);
+    const raw = new Client({ name: 'raw', version: '1.0.0' }, { capabilities: {} });
+    await raw.connect(clientSide);
+    for (const method of ['tools/call', 'prompts/get']) {
+      await raw.request({ method, params: { arguments: {} } } as never, CallToolRequestSchema as never).then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+    await raw.close();
+    return { wire, logged };
+  }
+
+  it('answers `tools/call` and `prompts/get` without a name with the JSON-RPC error the bare server sends, logging nothing', async () => {
+    const bare = await refusals(false);
+    const applied = await refusals(true);
+    const errors = bare.wire.map((line) => JSON.parse(line) as { id?: number; error?: { code: number } }).filter((message) => message.error !== undefined);
+    // both refused as JSON-RPC errors, not as a tool's result: invalid params, or (where the SDK's schema error has no
+    // code of its own) internal error
+    expect(errors.map((message) => [-32602, -32603].includes(message.error?.code ?? 0))).toEqual([true, true]);
+    expect(applied.wire).toEqual(bare.wire);
+    expect(applied.logged).toEqual([]);
   });
 });

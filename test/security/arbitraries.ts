@@ -144,7 +144,11 @@ export type LayerSpec =
   | { readonly t: 'revokedErrorsSibling' };
 
 /** How the handler fails. */
-export type Mode = 'throw' | 'asyncThrow' | 'reject' | 'thenable';
+/**
+ * How a handler fails: it throws; an async function throws; it returns a rejected promise; a thenable that rejects; a
+ * thenable whose `then` getter throws; a thenable whose `then` throws.
+ */
+export type Mode = 'throw' | 'asyncThrow' | 'reject' | 'thenable' | 'thenGetterThrows' | 'thenThrows';
 
 /** One case. */
 export interface CaseSpec {
@@ -237,7 +241,7 @@ export function caseArb(options: { includeFindings?: boolean; maxLayers?: number
   return fc.record({
     bottom: fc.oneof(coreArb.map((core) => ({ core })), leafArb.map((leaf) => ({ leaf }))),
     layers: fc.array(layerArb(options.includeFindings === true), { maxLength: options.maxLayers ?? 4 }),
-    mode: fc.constantFrom<Mode>('throw', 'asyncThrow', 'reject', 'thenable'),
+    mode: fc.constantFrom<Mode>('throw', 'asyncThrow', 'reject', 'thenable', 'thenGetterThrows', 'thenThrows'),
   });
 }
 
@@ -615,5 +619,17 @@ export function failWith(value: unknown, mode: Mode): unknown {
       return Promise.reject(value);
     case 'thenable':
       return { then: (_resolve: unknown, reject: (reason: unknown) => void) => reject(value) };
+    case 'thenGetterThrows':
+      return {
+        get then(): never {
+          throw value;
+        },
+      };
+    case 'thenThrows':
+      return {
+        then(): never {
+          throw value;
+        },
+      };
   }
 }

@@ -31,7 +31,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createErrorPolicy, scrubSecrets, ToolError, withClientVisibleErrors, type Outcome } from '../../src/index.js';
-import { build, caseArb, failWith } from './arbitraries.js';
+import { build, caseArb, failWith, type Mode } from './arbitraries.js';
 import { INSPECT_EMBEDDINGS, leakIn, SECRET } from './secrets.js';
 import { FAILURE_KEY, REFERENCE } from '../support/calls.js';
 import { CANARY, expectToolAnswer, openSession, recordLogger, recordProblems } from './support.js';
@@ -170,7 +170,7 @@ describe('FINDING 4: an `errors` field that is a revoked Proxy does not stop the
   it('property: hostile values with revoked `errors` siblings (the full generator of arbitraries.ts)', async () => {
     const { records, logger } = recordLogger();
     const policy = createErrorPolicy({ logger, exposeCrashDetails: false });
-    let current: { value: unknown; mode: 'throw' | 'asyncThrow' | 'reject' | 'thenable' } = { value: undefined, mode: 'throw' };
+    let current: { value: unknown; mode: Mode } = { value: undefined, mode: 'throw' };
     const tool = withClientVisibleErrors(() => failWith(current.value, current.mode), { name: 'hostile', policy });
     await fc.assert(
       fc.asyncProperty(caseArb({ includeFindings: true }), async (spec) => {

@@ -9,9 +9,10 @@ import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk
 import { ProtocolError } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { guardRequest } from '../../src/wrap/request.js';
 import { PolicyRpcError } from '../../src/wrap/rpc-error.js';
 import { controlText, type Mode } from './arbitraries.js';
-import { arm, callWithoutThrowing, expectOutcome, extra, itHoldsForHostileCases, prompts, records, resources, tools } from './hostile-harness.js';
+import { arm, callWithoutThrowing, expectOutcome, extra, fail, itHoldsForHostileCases, policies, prompts, records, resources, tools } from './hostile-harness.js';
 import { CANARY, expectRpcAnswer, expectWellFormedRecord, runs, settle, timeoutFor } from './support.js';
 
 describe('hostile thrown values, resource and prompt wrappers called directly', () => {
@@ -42,6 +43,26 @@ describe('hostile thrown values, resource and prompt wrappers called directly', 
       expectRpcAnswer(outcome.error, records, expected, 'prompt', `hostile_prompt_${max}`, max);
       expectOutcome(max, expected, 'prompt', `hostile_prompt_${max}`);
     },
+  );
+
+  // completion/complete and prompts/list: request handlers, guarded by the same settle path as the callbacks
+  const requests = new Map(
+    [...policies].flatMap(([max, policy]) => ['completion/complete', 'prompts/list'].map((method) => [`${method} ${max}`, guardRequest(() => fail(), method, policy)] as const)),
+  );
+
+  itHoldsForHostileCases(
+    'completion and list requests: the policy JSON-RPC error with the exact code and text, one record, no outcome, no canary',
+    'promptDirect',
+    3,
+    async ({ max, expected, n }) => {
+      const method = n % 2 === 0 ? 'completion/complete' : 'prompts/list';
+      const outcome = await settle(callWithoutThrowing(() => requests.get(`${method} ${max}`)!({ method, params: {} }, extra())));
+      expect(outcome.rejected, 'a failed request rejects').toBe(true);
+      if (!outcome.rejected) return;
+      expect(outcome.error).toBeInstanceOf(PolicyRpcError);
+      expectRpcAnswer(outcome.error, records, expected, 'prompt', method, max, `Error handling ${method}`);
+    },
+    { uriIndex: true },
   );
 
   it(

@@ -283,7 +283,9 @@ export function sdkWireError(thrown: unknown): { code: number; message: string; 
  * A resource or prompt failure answered by the policy: the thrown JSON-RPC error is valid for the SDK's
  * JSONRPCErrorResponseSchema as the SDK would send it, carries exactly the expected code and text, no `data` except
  * the policy's own (the failure object, and `{ uri }` on a resource-not-found answer), no canary (in the failure
- * object neither), and exactly one well-formed record that agrees with it.
+ * object neither), and exactly one well-formed record that agrees with it. `failed`: what a crash's text says failed
+ * (default `Error reading resource <name>` or `Error getting prompt <name>`; `Error handling <method>` for a
+ * completion or list request).
  */
 export function expectRpcAnswer(
   thrown: unknown,
@@ -292,6 +294,7 @@ export function expectRpcAnswer(
   handler: 'resource' | 'prompt',
   name: string,
   maxMessageLength: number,
+  failed?: string,
 ): void {
   const wire = sdkWireError(thrown);
   expect(JSONRPCErrorResponseSchema.safeParse({ jsonrpc: '2.0', id: 1, error: wire }).success, 'JSONRPCErrorResponseSchema').toBe(true);
@@ -304,7 +307,7 @@ export function expectRpcAnswer(
   if (expected.kind === 'crash') reference = referenceIn(wire.message);
   const object = expectedFailureObject(expected, record, reference);
   if (expected.kind === 'crash') {
-    expect(wire).toEqual({ code: -32603, message: `${what} ${name} (reference ${reference})`, data: { [FAILURE_KEY]: object } });
+    expect(wire).toEqual({ code: -32603, message: `${failed ?? `${what} ${name}`} (reference ${reference})`, data: { [FAILURE_KEY]: object } });
   } else if (handler === 'resource' && expected.code === -32002) {
     expect(wire).toEqual({ code: expected.code, message: expected.text, data: { uri: name, [FAILURE_KEY]: object } });
   } else {

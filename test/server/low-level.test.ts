@@ -4,7 +4,6 @@
  * transport. Request handlers set before and after the call; names and URIs from the request; protocol errors passed
  * through and logged once at info; one record and one outcome per call; one policy per server.
  */
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -227,13 +226,12 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
       new TypeError(`${expected}an object whose \`server\` property is a server (a framework's wrapper?): pass that property, \`applyErrorPolicy(x.server)\`, or see docs/frameworks.md`),
     );
-    // an McpServer of an SDK older than 1.23 (tool(), resource() and prompt(), no registerTool): the SDK version it found
-    const installed = (JSON.parse(readFileSync('node_modules/@modelcontextprotocol/sdk/package.json', 'utf8')) as { version: string }).version;
+    // an McpServer of an SDK older than 1.13 (tool(), resource() and prompt(), no registerResource or registerPrompt)
     // @ts-expect-error an McpServer too old for applyErrorPolicy
     expect(() => applyErrorPolicy({ server: newServer(), tool() {}, resource() {}, prompt() {} })).toThrow(
       new TypeError(
-        `${expected}an McpServer of @modelcontextprotocol/sdk ${installed}, older than applyErrorPolicy takes (1.23.0 or later): ` +
-          'update the SDK, or wrap each callback with withClientVisibleErrors',
+        `${expected}an McpServer of @modelcontextprotocol/sdk older than 1.13.0 (no registerResource or registerPrompt), which applyErrorPolicy does not take: ` +
+          'update the SDK to 1.13.0 or later, or wrap each callback with withClientVisibleErrors',
       ),
     );
     // @ts-expect-error an object of another shape

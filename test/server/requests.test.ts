@@ -21,7 +21,7 @@ import { InMemoryTransport as InMemoryTransportV2, McpServer as McpServerV2, Ser
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, ToolError } from '../../src/index.js';
-import { crashRpcError, failureData, failureObject } from '../support/failure.js';
+import { crashRpcError, failureData, failureObject, toolFailure } from '../support/failure.js';
 import { link } from '../support/link.js';
 import { closedPortUrl } from '../support/fake-google.js';
 import { capture, connect, newServer, referenceIn, rpcError, textOf, withoutDurations } from '../support/session.js';
@@ -58,7 +58,10 @@ describe('an McpServer (SDK v1): completions, list callbacks and output schemas'
       { level: 'error', kind: 'crash', handler: 'prompt', name: 'completion/complete', reference: referenceIn(completion.message) },
       { level: 'error', kind: 'crash', handler: 'resource', name: 'resources/list', reference: referenceIn(list.message) },
     ]);
-    expect(records[0]?.message).toBe(`prompt "completion/complete" crashed (reference ${referenceIn(completion.message)}): Error ${JSON.stringify(CANARY)}`);
+    // a completion's record names the prompt and argument it was about
+    expect(records[0]?.about).toBe('prompt "summarize" argument "sheet"');
+    expect(records[1]?.about).toBeUndefined();
+    expect(records[0]?.message).toBe(`prompt "completion/complete" (prompt "summarize" argument "sheet") crashed (reference ${referenceIn(completion.message)}): Error ${JSON.stringify(CANARY)}`);
     expect(outcomes).toEqual([]);
   });
 
@@ -91,7 +94,8 @@ describe('an McpServer (SDK v1): completions, list callbacks and output schemas'
 
     const result = await client.callTool({ name: 'totals', arguments: {} });
     const reference = referenceIn(textOf(result));
-    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool totals (reference ${reference})` }], isError: true });
+    // with the failure object, as any crash (server-memory's read_graph)
+    expect(result).toEqual(toolFailure(`Error executing tool totals (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
     expect(textOf(await client.callTool({ name: 'plain', arguments: {} }))).toBe('fine');
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ level: 'error', kind: 'crash', handler: 'tool', name: 'totals', reference, errorName: 'OutputValidationError' });
@@ -121,7 +125,8 @@ describe('an McpServer (SDK v2): completions and output schemas', () => {
     expect([completion.code, completion.message]).toEqual([-32603, `Error handling completion/complete (reference ${completionReference})`]);
     const result = await client.callTool({ name: 'totals', arguments: {} });
     const reference = referenceIn(textOf(result));
-    expect(result).toEqual({ content: [{ type: 'text', text: `Error executing tool totals (reference ${reference})` }], isError: true });
+    // with the failure object, as any crash (server-memory's read_graph)
+    expect(result).toEqual(toolFailure(`Error executing tool totals (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
     expect(records.map(({ level, kind, name, reference: id }) => ({ level, kind, name, reference: id }))).toEqual([
       { level: 'error', kind: 'crash', name: 'completion/complete', reference: completionReference },
       { level: 'error', kind: 'crash', name: 'totals', reference },
