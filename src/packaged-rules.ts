@@ -6,11 +6,12 @@
 import { someInChain } from './kit/chain.js';
 import { httpStatusOf } from './kit/http.js';
 import { readProp } from './kit/read.js';
+import { ownErrorRuleWouldAccept } from './rules/own-error.js';
 import { zodErrorRule } from './rules/zod.js';
 
 /** A packaged rule that would accept a failure. */
 export interface PackagedRuleHint {
-  /** The entry to add to `rules`: `...httpRules`, `zodErrorRule`. */
+  /** The entry to add to `rules`: `ownErrorRule()`, `...httpRules`, `zodErrorRule`. */
   readonly add: string;
   /** Whether the rule would accept the failure (or an error on its cause chain). It must not throw. */
   accepts(error: unknown): boolean;
@@ -23,7 +24,7 @@ const GAXIOS_ERROR_SYMBOL: symbol = Symbol.for('gaxios-gaxios-error');
 
 /** First match wins: the Google pack before the HTTP one, which would also accept a Google API's errors. */
 export const PACKAGED_RULE_HINTS: readonly PackagedRuleHint[] = [
-  // TODO(own-errors): { add: 'ownErrorRule()', accepts: (error) => ownErrorRule().predicate(error) }, once merged
+  { add: 'ownErrorRule()', accepts: ownErrorRuleWouldAccept },
   { add: '...googleRules', accepts: (error) => someInChain(error, (node) => typeof readProp(node, GAXIOS_ERROR_SYMBOL) === 'string'), routine: true },
   { add: '...httpRules', accepts: (error) => someInChain(error, (node) => httpStatusOf(node) !== undefined), routine: true },
   { add: 'zodErrorRule', accepts: (error) => someInChain(error, zodErrorRule.predicate) },

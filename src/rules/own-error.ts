@@ -5,7 +5,7 @@
  */
 import { nodeBuiltin } from '../kit/builtin.js';
 import { fail } from '../kit/fail.js';
-import { hasKey, isRecord, messageOf, stackOf } from '../kit/read.js';
+import { hasKey, isRecord, messageOf, readProp, stackOf } from '../kit/read.js';
 import type { ErrorRule } from './rule.js';
 
 /** The options of {@link ownErrorRule}. */
@@ -168,4 +168,20 @@ export function ownErrorRule(options: OwnErrorRuleOptions = {}): ErrorRule {
       return message !== '' && isUnder(own, framesOf(stackOf(error) ?? '', message, files)[0], files);
     },
   });
+}
+
+let mainScriptRule: ErrorRule | undefined;
+
+/**
+ * Whether {@link ownErrorRule} would show `error` in the server started as `process.argv[1]` (rooted at that script's
+ * package): report mode's advice, which has no call site of the user's to start from. The rule is made on first use;
+ * it throws where there is no main script or no file system (report mode then gives no advice).
+ */
+export function ownErrorRuleWouldAccept(error: unknown): boolean {
+  if (mainScriptRule === undefined) {
+    const files = { fs: nodeBuiltin<Fs>('node:fs'), path: nodeBuiltin<Path>('node:path'), url: nodeBuiltin<Url>('node:url') } as Files;
+    const main = (readProp(readProp(globalThis, 'process'), 'argv') as string[])[1] as string;
+    mainScriptRule = ownErrorRule({ root: packageRootOf(files.fs.realpathSync(main), files) });
+  }
+  return mainScriptRule.predicate(error);
 }

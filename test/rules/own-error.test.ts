@@ -25,8 +25,10 @@ import { StdioServerTransport } from ${JSON.stringify(join(repo, 'node_modules/@
 import { applyErrorPolicy, coreRules, createErrorPolicy, ownErrorRule } from ${JSON.stringify(join(repo, 'src/index.ts'))};
 import { failInDependency } from 'dep';
 
+// OWN_REPORT=1: report mode with the core rules only, whose records advise the rule to add
+const report = process.env.OWN_REPORT === '1';
 const policy = createErrorPolicy({
-  rules: [ownErrorRule(), ...coreRules],
+  ...(report ? { mode: 'report', rules: coreRules } : { rules: [ownErrorRule(), ...coreRules] }),
   logger: (record) => process.stderr.write(JSON.stringify(record) + '\\n'),
 });
 const server = applyErrorPolicy(new McpServer({ name: 'own', version: '1.0.0' }), policy);
@@ -96,8 +98,8 @@ interface Run {
 }
 
 /** Starts `node <args>` over stdio, calls every tool once, and returns each tool's text and the records. */
-async function runServer(args: string[]): Promise<Run> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '' }, cwd: scratch, stderr: 'pipe' });
+async function runServer(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', ...env }, cwd: scratch, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const ended = new Promise((done) => transport.stderr?.on('end', done));
@@ -165,6 +167,15 @@ describe('ownErrorRule: the server\'s own plain Errors, wherever the server runs
 
   it('(e) bundled, run with --enable-source-maps: the sources decide again (the bundled dependency stays masked)', async () => {
     expectOwnShown(await runServer(['--enable-source-maps', join(scratch, 'bundled/own-server/dist/server.cjs')]));
+  }, 30_000);
+});
+
+describe('report mode advises ownErrorRule() for the server\'s own plain Errors, and nothing for the rest', () => {
+  it('installed under node_modules, started from there: the bare texts, and records naming the rule to add', async () => {
+    const run = await runServer(['--import', tsx, join(scratch, 'npx-cache/node_modules/own-server/dist/server.mjs')], { OWN_REPORT: '1' });
+    expect(run.texts.plain).toBe('Entity with name Nobody not found');
+    for (const name of ['plain', 'secret', 'long']) expect(recordOf(run, name), name).toMatchObject({ report: true, wouldShowWith: 'ownErrorRule()' });
+    for (const name of MASKED_TOOLS) expect(recordOf(run, name).wouldShowWith, name).toBeUndefined();
   }, 30_000);
 });
 
