@@ -253,23 +253,24 @@ describe("mode: 'report' records (McpServer, SDK v1)", () => {
       thrownAt: frame,
       stack: expect.stringMatching(/^ {4}at .*report-wire\.test\.ts/),
     });
-    // an API's error: the pack that would show it, and no stack (a routine failure, not the server's bug)
+    // an API's error: the core's http-status rule shows its status under 'enforce' (httpRules adds the service's message)
     expect(tools['t_axios']).toEqual({
       level: 'warn',
-      message: expect.stringMatching(/^report: tool "t_axios" would be masked \(reference [0-9a-f]{12}\): AxiosError "Request failed with status code 500" at .*; it would show with rules: \[\.\.\.httpRules, \.\.\.coreRules\]$/),
-      kind: 'crash',
+      message: `report: tool "t_axios" failed (rule http-status: -> 500): AxiosError "Request failed with status code 500"; 'enforce' would show "HTTP request failed with status 500"`,
+      kind: 'anticipated',
       handler: 'tool',
       name: 't_axios',
+      rule: 'http-status',
       status: 500,
+      httpStatus: 500,
       errorName: 'AxiosError',
       errorMessage: 'Request failed with status code 500',
-      reference: expect.stringMatching(/^[0-9a-f]{12}$/),
-      correlationId: tools['t_axios']?.reference,
+      correlationId: expect.stringMatching(/^[0-9a-f]{12}$/),
       report: true,
-      thrownAt: expect.any(String),
-      wouldShowWith: '...httpRules',
+      stack: expect.stringMatching(/^ {4}at /),
     });
-    expect(tools['t_gaxios']).toMatchObject({ level: 'warn', kind: 'crash', report: true, wouldShowWith: '...googleRules' });
+    // a Google API's 4xx: http-status too, a routine failure at info (googleRules adds the API's message)
+    expect(tools['t_gaxios']).toMatchObject({ level: 'info', kind: 'anticipated', rule: 'http-status', report: true });
     expect(tools['t_gaxios']?.stack).toBeUndefined();
     // a ZodError inside a handler is usually a bug: the pack, and the stack
     expect(tools['t_zod']).toMatchObject({ kind: 'crash', report: true, wouldShowWith: 'zodErrorRule', stack: expect.stringMatching(/^ {4}at /) });
