@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -35,6 +36,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, idle while a test waits on a
+    // subprocess or a timeout. TEST_WORKERS overrides.
+    maxWorkers: Number(process.env['TEST_WORKERS'] ?? availableParallelism() + 1),
     // One module graph per worker, not per file: importing the SDKs and the client libraries once per worker instead
     // of once per file is most of what made the suite slow. Tests keep no state between files (each builds its own
     // servers and policies).
