@@ -208,7 +208,7 @@ describe("mode: 'report'", () => {
     const { client, records, outcomes } = await reportingServer();
     expect(await client.callTool({ name: 'deliberate', arguments: {} })).toEqual(toolFailure('Error executing tool deliberate: Sheet name must not be empty', failureObject('tool_error', false)));
     expect(await client.callTool({ name: 'refused', arguments: {} })).toEqual(
-      toolFailure('Error executing tool refused: Network error: connection refused (ECONNREFUSED)', failureObject('network', true)),
+      toolFailure('Error executing tool refused: Network error: connection refused (ECONNREFUSED)', failureObject('network', true, { unreached: true })),
     );
     // (SDK 1.x answers a protocol error a tool throws with an isError result of its text)
     expect(await client.callTool({ name: 'protocol', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'MCP error -32602: Unknown sheet' }], isError: true });
