@@ -93,4 +93,5 @@ export default defineConfig([
   { ...common, entry: { 'google/index': 'src/google/index.ts' }, hooks: declarationsOnce('google/index') },
   { ...common, entry: { 'http/index': 'src/http/index.ts' }, hooks: declarationsOnce('http/index') },
   { ...common, entry: { 'opentelemetry/index': 'src/opentelemetry/index.ts' }, hooks: declarationsOnce('opentelemetry/index') },
+  { ...common, entry: { 'client/index': 'src/client/index.ts' }, hooks: declarationsOnce('client/index') },
 ]);

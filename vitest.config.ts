@@ -25,6 +25,7 @@ export default defineConfig({
       'mcp-error-policy/google': fileURLToPath(new URL('./src/google/index.ts', import.meta.url)),
       'mcp-error-policy/http': fileURLToPath(new URL('./src/http/index.ts', import.meta.url)),
       'mcp-error-policy/opentelemetry': fileURLToPath(new URL('./src/opentelemetry/index.ts', import.meta.url)),
+      'mcp-error-policy/client': fileURLToPath(new URL('./src/client/index.ts', import.meta.url)),
       'mcp-error-policy': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

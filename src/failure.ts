@@ -4,6 +4,7 @@
  * reference shown in the text). Here it is decided; src/wrap/meta.ts puts it on the wire.
  */
 import { findInChain } from './kit/chain.js';
+import { neverReached } from './kit/codes.js';
 import { responseRetryAfterMsOf } from './kit/http.js';
 import { readProp, valueFor } from './kit/read.js';
 import { newReference } from './reference.js';
@@ -18,6 +19,12 @@ export interface FailureInfo {
   readonly retryable: boolean;
   /** How long to wait before retrying, in milliseconds, when known. */
   readonly retryAfterMs?: number;
+  /**
+   * `'unreached'` when the request that failed never reached the service it was for (connection refused, host not
+   * found, no route: the network codes of a connection never made), so that running the call again repeats no effect.
+   * Absent otherwise (unknown, or the request may have been sent).
+   */
+  readonly upstream?: 'unreached';
   /** Correlates the answer with its log record (`correlationId`); for a crash, its reference. */
   readonly correlationId: string;
 }
@@ -48,7 +55,9 @@ export function retryDelay(value: unknown): number | undefined {
 /**
  * The failure object of an anticipated failure, from its rule's `failure` (fixed or read from the accepted error).
  * When the rule gives no delay, an HTTP `Retry-After` on a response of any error on the thrown value's cause chain
- * gives it (and makes the failure retryable, unless the rule says otherwise).
+ * gives it (and makes the failure retryable, unless the rule says otherwise). A refused or unresolved connection on
+ * the accepted error's cause chain (gaxios over fetch holds it two causes down) says the request never reached the
+ * service (`upstream: 'unreached'`).
  */
 export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: unknown): FailureInfo {
   const facts = valueFor(rule.failure, matched);
@@ -60,6 +69,7 @@ export function anticipatedFailure(rule: ErrorRule, matched: unknown, thrown: un
     code: isFailureCode(code) ? code : rule.name,
     retryable,
     ...(retryAfterMs === undefined || !retryable ? {} : { retryAfterMs }),
+    ...(findInChain(matched, neverReached) ? { upstream: 'unreached' as const } : {}),
     correlationId: newReference(),
   };
 }

@@ -155,7 +155,20 @@ describe('the failure object of a classification', () => {
 
   it('core rules: network and timeout retryable, abort and file-system not; a crash is `internal` with its reference', () => {
     const network = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:443'), { code: 'ECONNREFUSED', syscall: 'connect' });
-    expect(factsOf(network)).toEqual({ code: 'network', retryable: true });
+    expect(factsOf(network)).toEqual({ code: 'network', retryable: true, upstream: 'unreached' });
+    // the request never left for refused, unresolved and unroutable connections; a reset one may have been sent
+    for (const code of ['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) {
+      expect(factsOf(Object.assign(new Error(`getaddrinfo ${code} api.example`), { code }))).toEqual({ code: 'network', retryable: true, upstream: 'unreached' });
+    }
+    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'EPIPE']) {
+      expect(factsOf(Object.assign(new Error(`read ${code}`), { code }))).toEqual({ code: 'network', retryable: true });
+    }
+    // Deno's codeless refusal reads the same
+    expect(factsOf(new Error('error sending request for url (https://api.example/): client error (Connect): tcp connect error: Connection refused (os error 111)'))).toEqual({
+      code: 'network',
+      retryable: true,
+      upstream: 'unreached',
+    });
     expect(factsOf(new DOMException('late', 'TimeoutError'))).toEqual({ code: 'timeout', retryable: true });
     expect(factsOf(new DOMException('stop', 'AbortError'))).toEqual({ code: 'aborted', retryable: false });
     expect(factsOf(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', syscall: 'open', errno: -2 }))).toEqual({ code: 'file-system', retryable: false });
@@ -333,7 +346,7 @@ describe('the failure object of a classification', () => {
 
 describe('the failure object types', () => {
   it('are exported as documented', () => {
-    expectTypeOf<FailureInfo>().toEqualTypeOf<{ readonly code: string; readonly retryable: boolean; readonly retryAfterMs?: number; readonly correlationId: string }>();
+    expectTypeOf<FailureInfo>().toEqualTypeOf<{ readonly code: string; readonly retryable: boolean; readonly retryAfterMs?: number; readonly upstream?: 'unreached'; readonly correlationId: string }>();
     expectTypeOf<FailureFacts>().toEqualTypeOf<{ readonly code?: string | undefined; readonly retryable?: boolean | undefined; readonly retryAfterMs?: number | undefined }>();
     expectTypeOf<NonNullable<ErrorRule['failure']>>().toEqualTypeOf<FailureFacts | ((error: unknown) => FailureFacts | undefined)>();
     expectTypeOf<Reauthorization>().toEqualTypeOf<{ readonly text: string; readonly url?: string | undefined }>();

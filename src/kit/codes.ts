@@ -111,6 +111,17 @@ export function networkText(code: string | undefined): string {
   return `Network error: ${NETWORK_WORDS[(NETWORK_CODES as readonly string[]).indexOf(known)] ?? 'network error'} (${known})`;
 }
 
+/**
+ * The network codes of a request that never reached the other side: no connection was made (refused, host not found,
+ * no route), so nothing was sent and running the call again cannot repeat an effect.
+ */
+const UNREACHED_CODES: readonly string[] = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'];
+
+/** True for an error whose request never reached the service it was for (its network code is one of UNREACHED_CODES). */
+export function neverReached(error: unknown): true | undefined {
+  return UNREACHED_CODES.includes(networkCode(error) ?? '') || undefined;
+}
+
 /** True for undici's codes (`UND_ERR_SOCKET`), and whether they are its timeouts (`UND_ERR_HEADERS_TIMEOUT`). */
 function isUndiciCode(code: string | undefined, timeout: boolean): boolean {
   return code !== undefined && code.startsWith('UND_ERR_') && code.endsWith('_TIMEOUT') === timeout;

@@ -3,7 +3,8 @@
  * `mcp-error-policy`, `mcp-error-policy/google` or `mcp-error-policy/http` must not load gaxios, google-auth-library,
  * googleapis, zod, either MCP SDK, the HTTP clients the http entry recognises (axios, Octokit, openai,
  * @anthropic-ai/sdk, ky), or OpenTelemetry. A user who imports the policy pays for the policy, not for the SDKs it
- * recognises. `mcp-error-policy/opentelemetry` loads `@opentelemetry/api` (its optional peer) and nothing else.
+ * recognises. `mcp-error-policy/opentelemetry` loads `@opentelemetry/api` (its optional peer) and nothing else;
+ * `mcp-error-policy/client` loads its own file alone.
  *
  * The package is built from the current src/ with the project's tsdown config into a scratch copy (never the shared
  * dist/), linked into a scratch app's node_modules, and imported by name in a fresh `node` process whose ESM loader
@@ -74,6 +75,13 @@ describe('importing the built package', () => {
 
   it('loads none of them for mcp-error-policy/http (ESM and CJS)', () => {
     expectOnlyItsOwnBuild('mcp-error-policy/http', 'dist/http/index');
+  });
+
+  it('loads none of them, and nothing of the server side, for mcp-error-policy/client (ESM and CJS)', () => {
+    expectOnlyItsOwnBuild('mcp-error-policy/client', 'dist/client/index');
+    const loaded = loadedModules(probe(), ['mcp-error-policy/client']);
+    const own = pathToFileURL(join(packageDir, 'dist')).href;
+    expect([...loaded.esm, ...loaded.cjs].filter((url) => url.startsWith(own) && !url.includes('/dist/client/'))).toEqual([]);
   });
 
   it('loads @opentelemetry/api and nothing else for mcp-error-policy/opentelemetry (ESM and CJS)', () => {

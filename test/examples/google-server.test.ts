@@ -153,7 +153,7 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
     expect(answer).toEqual({
       isError: true,
       text: 'Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).',
-      failure: { code: 'network', retryable: true },
+      failure: { code: 'network', retryable: true, upstream: 'unreached' },
     });
     const port = new URL(calendar).port;
     const message = `request to ${calendar}/calendar/v3/calendars/en.usa%23holiday/events?key=[REDACTED] failed, reason: connect ECONNREFUSED 127.0.0.1:${port}`;

@@ -175,7 +175,7 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       rule: 'google-network',
       status: 502,
       message: 'Network error while calling the Google API (ECONNREFUSED).',
-      failure: { code: 'network', retryable: true },
+      failure: { code: 'network', retryable: true, upstream: 'unreached' },
     });
   });
 

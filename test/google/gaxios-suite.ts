@@ -30,6 +30,8 @@ function credentialHeaders(): Record<string, string> {
 
 /** The failure facts of transport failures. */
 const NETWORK = { code: 'network', retryable: true } as const;
+/** A refused connection: the request never reached Google. */
+const UNREACHED = { ...NETWORK, upstream: 'unreached' } as const;
 const TIMEOUT = { code: 'timeout', retryable: true } as const;
 const ABORTED = { code: 'aborted', retryable: false } as const;
 
@@ -152,7 +154,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
       gaxios.request({ url: `${closed}?key=${SECRETS.apiKey}&client_secret=${SECRETS.clientSecret}`, headers: credentialHeaders(), retry: false }),
     );
     expect(String((error as Error).message)).toContain(SECRETS.apiKey);
-    expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: NETWORK });
+    expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: UNREACHED });
   });
 
   it('connection reset and hang-up: ECONNRESET', async () => {
@@ -176,7 +178,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     it('native fetch, ECONNREFUSED two causes down', async () => {
       const error = await native(`${closed}?key=${SECRETS.apiKey}`);
       expect((error as Error).message).toBe('fetch failed');
-      expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: NETWORK });
+      expectOutcome(error, { rule: 'google-network', status: 502, message: 'Network error while calling the Google API (ECONNREFUSED).', failure: UNREACHED });
     });
 
     itAnswers('native fetch, connection reset', () => native(google.fake.url(`/reset?key=${SECRETS.apiKey}`)),

@@ -161,7 +161,7 @@ describe('Google failures through a real McpServer and Client', () => {
     expect(await call('calendar_events')).toEqual({
       isError: true,
       text: 'Error executing tool calendar_events: Network error while calling the Google API (ECONNREFUSED).',
-      failure: { code: 'network', retryable: true },
+      failure: { code: 'network', retryable: true, upstream: 'unreached' },
     });
   });
 

@@ -103,6 +103,7 @@ export interface ExpectedFailure {
   readonly code: string;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  readonly upstream?: 'unreached';
 }
 
 /** Expected outcome of one case. */

@@ -101,5 +101,11 @@ assert.equal(spans[0].attributes['error.type'], 'tool_error');
 assert.equal(spans[0].attributes['mcp_error_policy.reference'], tracedReference);
 assert.equal(spans[0].attributes['jsonrpc.request.id'], '7');
 assert.ok(!JSON.stringify(spans).includes('CANARY'));
+// The client entry, both ways: it reads the failure object of the answer above, and never runs a ToolError twice.
+const { readFailure, retryToolCall } = await import('mcp-error-policy/client');
+assert.deepEqual(readFailure(deliberate), { code: 'tool_error', retryable: false, correlationId });
+assert.equal(require('mcp-error-policy/client').readFailure(crash).code, 'internal');
+const retried = await retryToolCall(() => client.callTool({ name: 'sheet', arguments: { name: '' } }), { tool: { annotations: { readOnlyHint: true } } });
+assert.deepEqual([retried.attempts, retried.delays, retried.failure.code], [1, [], 'tool_error']);
 await client.close();
 console.log('packed smoke: 1 passed, 0 failed');

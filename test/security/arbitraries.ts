@@ -580,7 +580,7 @@ export function expectationFor(core: CoreSpec | undefined, max: number): Expecta
         code: -32603,
         status: 502,
         level: 'warn',
-        failure: { code: 'network', retryable: true },
+        failure: { code: 'network', retryable: true, ...(core.code === 'ECONNREFUSED' || core.code === 'ENOTFOUND' ? { upstream: 'unreached' } : {}) },
       };
     case 'timeout':
       return { kind: 'anticipated', rule: 'timeout', text: bounded('The operation timed out', max), code: -32603, status: 504, level: 'warn', failure: { code: 'timeout', retryable: true } };

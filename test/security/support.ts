@@ -147,7 +147,7 @@ export type Expectation =
       readonly code: number;
       readonly status: number;
       readonly level: 'info' | 'warn';
-      readonly failure: { readonly code: string; readonly retryable: boolean };
+      readonly failure: { readonly code: string; readonly retryable: boolean; readonly upstream?: 'unreached' };
     };
 
 /**
@@ -156,7 +156,7 @@ export type Expectation =
  */
 function expectedFailureObject(expected: Expectation, record: LogRecord, reference: string | undefined): Record<string, unknown> {
   if (expected.kind === 'crash') return { code: 'internal', retryable: false, correlationId: reference };
-  return { code: expected.failure.code, retryable: expected.failure.retryable, correlationId: record.correlationId };
+  return { ...expected.failure, correlationId: record.correlationId };
 }
 
 /**
@@ -169,7 +169,7 @@ function expectCleanFailureObject(object: unknown, record: LogRecord): void {
   const keys = Object.keys(object ?? {}).join(',');
   const problems = [
     ...(json.includes(CANARY) ? [`canary in the failure object or the record's correlation id: ${json.slice(0, 300)}`] : []),
-    ...(keys === 'code,retryable,correlationId' ? [] : [`failure object keys ${keys}`]),
+    ...(/^code,retryable,(upstream,)?correlationId$/.test(keys) ? [] : [`failure object keys ${keys}`]),
     ...(typeof record.correlationId === 'string' && REFERENCE.test(record.correlationId) ? [] : [`record correlationId ${String(record.correlationId)}`]),
   ];
   if (problems.length > 0) expect(problems).toEqual([]);

@@ -155,7 +155,7 @@ describe('a low-level Server: list and completion handlers', () => {
     expect(list).toEqual({
       code: -32603,
       message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)',
-      data: failureData(failureObject('network', true)),
+      data: failureData(failureObject('network', true, { unreached: true })),
     });
     expect(JSON.stringify(list)).not.toMatch(/127\.0\.0\.1|AIza|drive\/v3/);
     const tools = await rpcError(client.listTools());

@@ -12,13 +12,14 @@ export const ANY_ID: unknown = expect.stringMatching(REFERENCE);
 
 /**
  * The failure object, its keys in the order the wire has them: `code`, `retryable`, `retryAfterMs` when given,
- * `correlationId` (by default {@link ANY_ID}).
+ * `upstream: 'unreached'` when given (`unreached`), `correlationId` (by default {@link ANY_ID}).
  */
-export function failureObject(code: string, retryable: boolean, options: { retryAfterMs?: number; correlationId?: unknown } = {}): Record<string, unknown> {
+export function failureObject(code: string, retryable: boolean, options: { retryAfterMs?: number; unreached?: boolean; correlationId?: unknown } = {}): Record<string, unknown> {
   return {
     code,
     retryable,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+    ...(options.unreached === true ? { upstream: 'unreached' } : {}),
     correlationId: options.correlationId ?? ANY_ID,
   };
 }
@@ -48,7 +49,8 @@ export function crashRpcError(shown: string, reference: string): { code: number;
 export function expectCorrelated(answer: unknown, record: LogRecord | undefined): string {
   const object = failureObjectOf(answer);
   const keys = Object.keys(object ?? {});
-  expect(keys, 'failure object keys').toEqual(['code', 'retryable', ...(keys.includes('retryAfterMs') ? ['retryAfterMs'] : []), 'correlationId']);
+  const optional = ['retryAfterMs', 'upstream'].filter((key) => keys.includes(key));
+  expect(keys, 'failure object keys').toEqual(['code', 'retryable', ...optional, 'correlationId']);
   const id = object?.['correlationId'];
   expect(id).toMatch(REFERENCE);
   expect(record?.correlationId, 'the record of the failure').toBe(id);

@@ -94,7 +94,7 @@ for (const mode of ['by hand', 'applyErrorPolicy'] as const) {
           const { error, records, outcomes } = await readError(mode, uri, () => {
             throw Object.assign(new Error(`connect ECONNREFUSED 10.0.0.7:443 ${CANARY}`), { code: 'ECONNREFUSED', syscall: 'connect' });
           });
-          expect(error).toEqual({ code: -32603, message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)', data: failureData(failureObject('network', true)) });
+          expect(error).toEqual({ code: -32603, message: 'MCP error -32603: Network error: connection refused (ECONNREFUSED)', data: failureData(failureObject('network', true, { unreached: true })) });
           expect(records).toHaveLength(1);
           expectCorrelated(error, records[0]);
           expect(records[0]).toMatchObject({ level: 'warn', kind: 'anticipated', rule: 'network', status: 502, errorMessage: `connect ECONNREFUSED 10.0.0.7:443 ${CANARY}` });

@@ -467,6 +467,6 @@ describe('the failure object on tool results', () => {
     expect(result._meta?.[DRAFT_TOOL_FAILURE_KEY]).toMatchObject({ class: 'reliability', code: 'later', correlationId: records[0]!.correlationId });
     expect(Object.keys(toToolResult(refused(), 'safe', createErrorPolicy({ logger, rules, failureObject: false })))).toEqual(['content', 'isError']);
     const network = toToolResult(refused(), 'safe', createErrorPolicy({ logger, rules }));
-    expect(network._meta).toEqual({ [FAILURE_KEY]: failureObject('network', true, { correlationId: records.at(-1)!.correlationId }) });
+    expect(network._meta).toEqual({ [FAILURE_KEY]: failureObject('network', true, { unreached: true, correlationId: records.at(-1)!.correlationId }) });
   });
 });

@@ -57,6 +57,7 @@ export interface ExpectedFailure {
   readonly code: string;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  readonly upstream?: 'unreached';
 }
 
 /**
@@ -207,6 +208,8 @@ export const prompt = rowOf('prompt');
 /** A failure object: `code`, `retryable`, and `retryAfterMs` when the answer gives a delay. */
 export const failure = (code: string, retryable: boolean, retryAfterMs?: number): ExpectedFailure =>
   retryAfterMs === undefined ? { code, retryable } : { code, retryable, retryAfterMs };
+/** A network failure whose request never reached the other side (a refused connection). */
+export const UNREACHED: ExpectedFailure = { code: 'network', retryable: true, upstream: 'unreached' };
 /** A crash's failure object: code `internal`, not retryable (its correlation id is the reference). */
 export const INTERNAL = failure('internal', false);
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ResourceNotFoundError, ToolError, withClientVisiblePromptErrors } from '../../../src/index.js';
 import { abortNow, cyclicCrash, DEGRADED, GrantRevokedError, mustNotRun, promptResult, readUndefinedY } from './fixtures.js';
-import { answers, degraded, ECONNREFUSED_TEXT, failure, fetchesClosedPort, info, INNER_CRASH, masked, passes, prompt, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, shows, throws, warn, type Scenario } from './model.js';
+import { answers, degraded, ECONNREFUSED_TEXT, failure, fetchesClosedPort, info, INNER_CRASH, masked, passes, prompt, REFUSED, UNREACHED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, rpc, shows, throws, warn, type Scenario } from './model.js';
 
 /** The arguments of the prompts that take a topic. */
 const TOPIC = { args: { topic: 'q3' }, schema: { topic: z.string() } };
@@ -23,7 +23,7 @@ export const promptScenarios: readonly Scenario[] = [
     throws(() => new ResourceNotFoundError('The sheet is still being created', { code: 'sheet_pending', retryAfterMs: 1 })),
     answers(rpc(-32002, 'The sheet is still being created. Retry after 1 s.', failure('sheet_pending', true, 1)), info('ResourceNotFoundError', 'The sheet is still being created', 404, 'resource-not-found'))),
   prompt('prompt_network', 'allowlisted', 'a real fetch to a closed port inside a prompt',
-    fetchesClosedPort, shows(ECONNREFUSED_TEXT, failure('network', true), warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
+    fetchesClosedPort, shows(ECONNREFUSED_TEXT, UNREACHED, warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
   prompt('prompt_abort', 'allowlisted', 'an abort inside a prompt',
     () => async () => abortNow(), shows('The operation was aborted', failure('aborted', false), warn('abort', 499, 'AbortError', 'This operation was aborted'))),
   prompt('prompt_crash', 'crash', 'a prompt crash names the prompt and the reference',

@@ -5,7 +5,7 @@
  */
 import { ResourceError, ResourceNotFoundError, withClientVisibleResourceErrors } from '../../../src/index.js';
 import { DEGRADED, GrantRevokedError, mustNotRun, readMissing, readUndefinedY, revokedProxy, SECRET_TOKEN, waitTooLong } from './fixtures.js';
-import { answers, degraded, ECONNREFUSED_TEXT, failure, ENOENT_MESSAGE, ENOENT_TEXT, fetchesClosedPort, info, INNER_LOCKED, masked, passes, REFUSED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, resource, rpc, shows, throws, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
+import { answers, degraded, ECONNREFUSED_TEXT, failure, ENOENT_MESSAGE, ENOENT_TEXT, fetchesClosedPort, info, INNER_LOCKED, masked, passes, REFUSED, UNREACHED, REVOKED, REVOKED_TEXT, rethrowsFailureOf, resource, rpc, shows, throws, TIMED_OUT, uriOf, warn, type Scenario } from './model.js';
 
 const RECALCULATING = 'The sheet is being recalculated, try again shortly';
 
@@ -22,7 +22,7 @@ export const resourceScenarios: readonly Scenario[] = [
     throws(() => new ResourceError('The sheet is locked for a moment', { code: 'sheet_locked', retryable: true })),
     shows('The sheet is locked for a moment', failure('sheet_locked', true), info('ResourceError', 'The sheet is locked for a moment'))),
   resource('resource_network', 'allowlisted', 'a real fetch to a closed port inside a resource read',
-    fetchesClosedPort, shows(ECONNREFUSED_TEXT, failure('network', true), warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
+    fetchesClosedPort, shows(ECONNREFUSED_TEXT, UNREACHED, warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
   resource('resource_fs', 'allowlisted', 'fs ENOENT inside a resource read', () => readMissing, shows(ENOENT_TEXT, failure('file-system', false), warn('file-system', 500, 'Error', ENOENT_MESSAGE))),
   resource('resource_timeout', 'allowlisted', 'a timed-out wait inside a resource read',
     () => waitTooLong, shows('The operation timed out', failure('timeout', true), warn('timeout', 504, 'AbortError', 'The operation was aborted', TIMED_OUT))),

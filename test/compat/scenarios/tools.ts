@@ -44,7 +44,7 @@ import {
   passes,
   protocol,
   protocolMessage,
-  REFUSED,
+  REFUSED, UNREACHED,
   rethrowsFailureOf,
   REVOKED,
   REVOKED_TEXT,
@@ -89,7 +89,7 @@ export const toolScenarios: readonly Scenario[] = [
     shows(ENOENT_TEXT, failure('file-system', false), warn('file-system', 500, 'Error', ENOENT_MESSAGE))),
   // ---- allowlisted foreign errors -------------------------------------------------------------------------------------
   tool('tool_network_fetch', 'allowlisted', 'a real fetch to a closed 127.0.0.1 port: fixed text, never the URL',
-    fetchesClosedPort, shows(ECONNREFUSED_TEXT, failure('network', true), warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
+    fetchesClosedPort, shows(ECONNREFUSED_TEXT, UNREACHED, warn('network', 502, 'TypeError', 'fetch failed', REFUSED))),
   tool('tool_network_wrapped', 'allowlisted', 'a network failure wrapped in an unvetted Error shows the network text, not the wrapper',
     ({ closedUrl }) =>
       async () => {
@@ -99,7 +99,7 @@ export const toolScenarios: readonly Scenario[] = [
           throw new Error('Sheet sync failed', { cause: error });
         }
       },
-    shows(ECONNREFUSED_TEXT, failure('network', true), warn('network', 502, 'Error', 'Sheet sync failed', REFUSED))),
+    shows(ECONNREFUSED_TEXT, UNREACHED, warn('network', 502, 'Error', 'Sheet sync failed', REFUSED))),
   tool('tool_fs_enoent', 'allowlisted', 'fs ENOENT: code and syscall, no path', () => readMissing, shows(ENOENT_TEXT, failure('file-system', false), warn('file-system', 500, 'Error', ENOENT_MESSAGE))),
   tool('tool_fs_eisdir', 'allowlisted', 'fs EISDIR from reading a directory', () => async () => text(await readFile('/', 'utf8')),
     shows('File system error: is a directory (EISDIR, read)', failure('file-system', false), warn('file-system', 500, 'Error', 'EISDIR: illegal operation on a directory, read'))),

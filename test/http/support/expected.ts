@@ -25,6 +25,7 @@ export interface ExpectedFailure {
   readonly code: string;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  readonly upstream?: 'unreached';
 }
 
 /**
@@ -73,11 +74,15 @@ const { unavailable: _noDelay, ...AWS_DELAYS } = DELAYS;
 /** The cases a client may retry: rate limits, 5xx, timeouts, network failures, a proxy's pages. */
 const RETRYABLE: readonly CaseName[] = ['limited', 'unavailable', 'broken', 'slow', 'refused', 'html', 'maintenance', 'exhausted', 'throttled', 'ratelimited'];
 
+/** A network failure whose error does not say that the request never left. */
+const NETWORK: ExpectedFailure = { code: 'network', retryable: true };
+
 /** The failure object of a case: the service's code where it gave one, else the status's; 429 and 5xx retryable. */
 export function failureOf(which: CaseName, serviceCode: string | undefined, delays: Partial<Record<CaseName, number>> = DELAYS): ExpectedFailure {
   const delayMs = delays[which];
   const code = serviceCode ?? STATUS_CODES[which];
   const retryable = RETRYABLE.includes(which);
+  if (which === 'refused') return { code, retryable, upstream: 'unreached' }; // the request never reached the service
   return retryable && delayMs !== undefined ? { code, retryable, retryAfterMs: delayMs } : { code, retryable };
 }
 
@@ -174,7 +179,7 @@ export function withRetry(text: string, failure: ExpectedFailure): string {
 }
 
 /** Slack: platform errors (HTTP 200) show their code and take the status it means, with no request in the record. */
-function slackExpected(which: CaseName): Expected {
+function slackExpected(which: CaseName, module: string): Expected {
   const platform: Partial<Record<CaseName, [number, string]>> = {
     unauthorized: [401, 'Slack API request failed (invalid_auth): Credentials rejected: the service did not accept them'],
     forbidden: [403, 'Slack API request failed (missing_scope): Access denied: The token lacks the channels:write scope.'],
@@ -220,19 +225,21 @@ function slackExpected(which: CaseName): Expected {
     case 'slow':
       return { text: 'The Slack API request timed out.', rule: 'slack-timeout', status: 504, failure: failureOf(which, undefined) };
     default:
-      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502, failure: failureOf(which, undefined) };
+      // Slack 7's error keeps the refused connection off its cause chain (`original`): no `upstream`; 8's has it
+      return { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'slack-network', status: 502, failure: module === 'slack-web-api7' ? NETWORK : failureOf(which, undefined) };
   }
 }
 
 /** The expected outcome of `which` for `variant` against the fake at `origin`. */
 export function expected(variant: Variant, which: CaseName, origin: string): Expected {
   const prefix = variant.rules;
-  if (prefix === 'slack') return slackExpected(which);
+  if (prefix === 'slack') return slackExpected(which, variant.module);
   // Stripe keeps no status of an answer that is not JSON (a proxy's page): the text says what it was.
   if (prefix === 'stripe' && (which === 'html' || which === 'maintenance')) {
     return { text: "Stripe API request failed: The service's answer was not JSON (most likely a proxy's or gateway's error page)", rule: 'stripe-http-error', status: 502, failure: failureOf(which, undefined, {}) };
   }
-  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502, failure: failureOf(which, undefined) };
+  // Stripe's error keeps the refused connection off its cause chain (`detail`): no `upstream`
+  if (which === 'refused') return { text: 'Network error: connection refused (ECONNREFUSED)', rule: prefix === 'stripe' ? 'stripe-network' : 'network', status: 502, failure: prefix === 'stripe' ? NETWORK : failureOf(which, undefined) };
   if (which === 'slow') {
     const timedOut = (text: string, rule: string): Expected => ({ text, rule, status: 504, failure: failureOf(which, undefined) });
     if (prefix === 'openai') return timedOut('The OpenAI API request timed out.', 'openai-timeout');

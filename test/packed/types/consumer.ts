@@ -2,7 +2,7 @@
 // consumer.mts, consumer.cts and consumer-node10.ts: what a user's TypeScript sees through the package's `import` and
 // `require` conditions (`module: nodenext`), through a bundler (`moduleResolution: bundler`), and through the older
 // `moduleResolution: node` (node10, `module: commonjs`), which ignores `exports` and finds `mcp-error-policy/google`,
-// `mcp-error-policy/http` and `mcp-error-policy/opentelemetry` through `typesVersions`.
+// `mcp-error-policy/http`, `mcp-error-policy/opentelemetry` and `mcp-error-policy/client` through `typesVersions`.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ToolError,
@@ -20,6 +20,7 @@ import {
 import { googleRules, isGaxiosError, redactUrl } from 'mcp-error-policy/google';
 import { httpRules, type ErrorRule as HttpErrorRule } from 'mcp-error-policy/http';
 import { openTelemetry, type OpenTelemetryOptions, type PolicyTelemetry } from 'mcp-error-policy/opentelemetry';
+import { readFailure, retryToolCall, type Failure, type RetryOutcome } from 'mcp-error-policy/client';
 import { z } from 'zod';
 
 const records: LogRecord[] = [];
@@ -64,4 +65,9 @@ createErrorPolicy({ rulez: [] });
 // @ts-expect-error a rule needs a predicate
 const broken: ErrorRule = { name: 'broken' };
 
-export { text, rule, deliberate, google, url, quota, broken, githubRules };
+const failure: Failure | undefined = readFailure(thrown);
+const retried: Promise<RetryOutcome<string>> = retryToolCall(async () => 'ok', { maxAttempts: 2, tool: { annotations: { readOnlyHint: true } } });
+// @ts-expect-error an attempt count is a number
+void retryToolCall(async () => 'ok', { maxAttempts: '2' });
+
+export { text, rule, deliberate, google, url, quota, broken, githubRules, failure, retried };
