@@ -137,7 +137,7 @@ function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
     const httpRequestId = text('requestId', MAX_REQUEST_ID_LENGTH);
     const found = { httpMethod: text('method', MAX_METHOD_LENGTH), httpUrl: text('url', MAX_URL_LENGTH), httpStatus, httpRequestId };
     for (const [key, value] of Object.entries(found)) if (value !== undefined) fields[key] = value;
-    const parts = [found.httpMethod, found.httpUrl, httpStatus && `-> ${httpStatus}`, httpRequestId && `request-id ${quoteLine(httpRequestId)}`];
+    const parts = [found.httpMethod, found.httpUrl, httpStatus && `${found.httpUrl === undefined ? 'status' : '->'} ${httpStatus}`, httpRequestId && `request-id ${quoteLine(httpRequestId)}`];
     const shown = parts.filter((part) => part !== undefined);
     if (shown.length > 0) request = shown.join(' ');
   }
@@ -186,7 +186,12 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
  * `'enforce'` would show.
  */
 function reportMode(classification: Classification, stack: string | undefined): { suffix: string; fields: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'>; keepStack: boolean } {
-  if (classification.kind === 'anticipated') return { suffix: `; 'enforce' would show ${quoteLine(classification.message)}`, fields: { report: true }, keepStack: true };
+  if (classification.kind === 'anticipated') {
+    // the core's status-only text: the pack that would add the service's own message
+    const pack = classification.rule.name === 'http-status' ? packagedRuleFor(classification.error)?.add : undefined;
+    const more = pack === undefined ? '' : `; rules: [${pack}, ...coreRules] would add the service's message`;
+    return { suffix: `; 'enforce' would show ${quoteLine(classification.message)}${more}`, fields: pack === undefined ? { report: true } : { report: true, wouldShowWith: pack }, keepStack: true };
+  }
   const first = stack?.split('\n', 1)[0]?.trim();
   const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
   const at = thrownAt === undefined ? '' : ` at ${thrownAt}`;

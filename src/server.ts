@@ -73,6 +73,11 @@ function kindOfValue(value: unknown): string {
   return 'an object of another shape (a framework\'s server? see docs/frameworks.md; else wrap each handler with withClientVisibleErrors)';
 }
 
+/** A server (or the Server it holds) already under a different policy. */
+function anotherPolicy(): Error {
+  return new Error('applyErrorPolicy: this server already has another policy; apply one policy per server');
+}
+
 /**
  * Puts a whole server under one error policy: an `McpServer` (every tool, resource and prompt) or a low-level `Server`
  * (its request handlers), those registered before the call and those registered after it. One line covers the whole
@@ -187,13 +192,11 @@ export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | 
   const applied = readProp(server, APPLIED);
   if (applied !== undefined) {
     if (applied === resolved) return server;
-    throw new Error(
-      'applyErrorPolicy: this server already has another policy; apply one policy per server (the same createErrorPolicy() object to apply it again)',
-    );
+    throw anotherPolicy();
   }
   const covered = adapter.covers?.(server) ?? [];
   if (covered.some((other) => readProp(other, APPLIED) !== undefined)) {
-    throw new Error('applyErrorPolicy: this server already has another policy (on its `server`); apply one policy per server');
+    throw anotherPolicy();
   }
   adapter.apply(server, resolved);
   for (const target of [server, ...covered]) Object.defineProperty(target, APPLIED, { value: resolved, configurable: true });

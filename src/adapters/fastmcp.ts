@@ -121,8 +121,8 @@ export const fastMcpAdapter: ServerAdapter = {
     const state = readProp(server, 'serverState');
     if (state !== undefined && state !== 'stopped') {
       throw new Error(
-        `applyErrorPolicy: this FastMCP server has started (serverState ${typeof state === 'string' ? state : typeof state}); its sessions hold their own copies of its tools. ` +
-          'Apply the policy to the new FastMCP instance, before adding tools and before start() or connect(): applyErrorPolicy(new FastMCP(...))',
+        `applyErrorPolicy: this FastMCP server has started (serverState ${typeof state === 'string' ? state : typeof state}); its sessions copy its tools. ` +
+          'Apply the policy before adding tools and before start(): applyErrorPolicy(new FastMCP(...))',
       );
     }
     for (const [method, registered] of METHODS) patchMethod(server, method, registered, policy);

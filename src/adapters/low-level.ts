@@ -61,8 +61,7 @@ export const lowLevelAdapter: ServerAdapter = {
     if (map === undefined) {
       throw new Error(
         'applyErrorPolicy: this low-level Server\'s internals are not a layout mcp-error-policy knows (found no `_requestHandlers` map). ' +
-          'Supported: Server of @modelcontextprotocol/sdk 1.0.1 and later 1.x, of @modelcontextprotocol/server 2.x. ' +
-          'Wrap its request handlers with withClientVisibleErrors meanwhile, and report the version.',
+          'Supported: SDK 1.0.1 and later 1.x, 2.x; meanwhile wrap its handlers with withClientVisibleErrors.',
       );
     }
     refuseMcpServerCallbacks(server);

@@ -63,8 +63,7 @@ interface Context {
 function unknownLayout(server: object, what: string): Error {
   return new Error(
     `applyErrorPolicy: this McpServer's internals are not a layout mcp-error-policy knows (found ${sdkFound(server)}: ${what}). ` +
-      'Supported: @modelcontextprotocol/sdk 1.13 and later 1.x, @modelcontextprotocol/server 2.x. ' +
-      'Wrap handlers with withClientVisibleErrors meanwhile, and report the version.',
+      'Supported: @modelcontextprotocol/sdk 1.13 and later 1.x, @modelcontextprotocol/server 2.x; meanwhile wrap handlers with withClientVisibleErrors.',
   );
 }
 

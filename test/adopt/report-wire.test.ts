@@ -256,7 +256,7 @@ describe("mode: 'report' records (McpServer, SDK v1)", () => {
     // an API's error: the core's http-status rule shows its status under 'enforce' (httpRules adds the service's message)
     expect(tools['t_axios']).toEqual({
       level: 'warn',
-      message: `report: tool "t_axios" failed (rule http-status: -> 500): AxiosError "Request failed with status code 500"; 'enforce' would show "HTTP request failed with status 500"`,
+      message: `report: tool "t_axios" failed (rule http-status: status 500): AxiosError "Request failed with status code 500"; 'enforce' would show "HTTP request failed with status 500"; rules: [...httpRules, ...coreRules] would add the service's message`,
       kind: 'anticipated',
       handler: 'tool',
       name: 't_axios',
@@ -267,10 +267,11 @@ describe("mode: 'report' records (McpServer, SDK v1)", () => {
       errorMessage: 'Request failed with status code 500',
       correlationId: expect.stringMatching(/^[0-9a-f]{12}$/),
       report: true,
+      wouldShowWith: '...httpRules',
       stack: expect.stringMatching(/^ {4}at /),
     });
     // a Google API's 4xx: http-status too, a routine failure at info (googleRules adds the API's message)
-    expect(tools['t_gaxios']).toMatchObject({ level: 'info', kind: 'anticipated', rule: 'http-status', report: true });
+    expect(tools['t_gaxios']).toMatchObject({ level: 'info', kind: 'anticipated', rule: 'http-status', report: true, wouldShowWith: '...googleRules' });
     expect(tools['t_gaxios']?.stack).toBeUndefined();
     // a ZodError inside a handler is usually a bug: the pack, and the stack
     expect(tools['t_zod']).toMatchObject({ kind: 'crash', report: true, wouldShowWith: 'zodErrorRule', stack: expect.stringMatching(/^ {4}at /) });

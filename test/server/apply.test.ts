@@ -221,7 +221,7 @@ describe('applyErrorPolicy is idempotent', () => {
     const server = newServer();
     applyErrorPolicy(server, createErrorPolicy());
     expect(() => applyErrorPolicy(server, createErrorPolicy())).toThrow(
-      new Error('applyErrorPolicy: this server already has another policy; apply one policy per server (the same createErrorPolicy() object to apply it again)'),
+      new Error('applyErrorPolicy: this server already has another policy; apply one policy per server'),
     );
   });
 

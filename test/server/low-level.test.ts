@@ -209,14 +209,14 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
     applyErrorPolicy(mcp, first);
     expect(applyErrorPolicy(mcp.server, first)).toBe(mcp.server);
     expect(() => applyErrorPolicy(mcp.server, createErrorPolicy())).toThrow(
-      'applyErrorPolicy: this server already has another policy; apply one policy per server (the same createErrorPolicy() object to apply it again)',
+      'applyErrorPolicy: this server already has another policy; apply one policy per server',
     );
     // its Server first, after a registration (which the Server alone cannot tell from its own), then the McpServer
     const late = new McpServer({ name: 'm', version: '1.0.0' });
     late.registerTool('echo', {}, () => ({ content: [] }));
     applyErrorPolicy(late.server, first);
     expect(() => applyErrorPolicy(late, first)).toThrow(
-      'applyErrorPolicy: this server already has another policy (on its `server`); apply one policy per server',
+      'applyErrorPolicy: this server already has another policy; apply one policy per server',
     );
   });
 
