@@ -114,7 +114,7 @@ describe('axios (CommonJS) under the one line alone: status and retry delay, nev
     const thrown = ['gateway', 'maintenance'].includes(id)
       ? `SyntaxError ${JSON.stringify(`Unexpected token '<', "<html><bod"... is not valid JSON`)}`
       : `AxiosError "Request failed with status code ${code ?? ''}"`;
-    expect(lines[0]).toBe(`${head} (rule http-status: -> ${code ?? ''}): ${thrown} ${correlation}`);
+    expect(lines[0]).toBe(`${head} (rule http-status: status ${code ?? ''}): ${thrown} ${correlation}`);
     if (level === 'info') expect(lines).toHaveLength(1);
     else expect(lines.slice(1).some((line) => /^\s+at /.test(line))).toBe(true);
     // The wire holds no body, no loopback host or port, no key.
