@@ -54,7 +54,9 @@ export async function checkScenarios(client, { devMode = false, network = NODE_N
       expected[tool] = expectCrash(result, tool, false);
       continue;
     }
-    const id = expectToolFailure(result, `Error executing tool ${tool}: Network error: ${words}`, { code: 'network', retryable: true });
+    // a refused connection or an unknown host: the request never reached the service (`upstream: 'unreached'`)
+    const unreached = /\((?:ECONNREFUSED|ENOTFOUND)\)$/.test(words) ? { upstream: 'unreached' } : {};
+    const id = expectToolFailure(result, `Error executing tool ${tool}: Network error: ${words}`, { code: 'network', retryable: true, ...unreached });
     expected[tool] = { level: 'warn', kind: 'anticipated', rule: 'network', correlationId: id };
   }
 
