@@ -85,7 +85,7 @@ const servers = [
       ['tools/call', { name: 'get_file_contents', arguments: { owner: 'octo', repo: 'hello', path: 'README.md' } }, 'ok'],
       ['tools/call', { name: 'create_issue', arguments: { owner: 'octo', repo: 'hello', title: 'Found a bug' } }, 'ok'],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'missing', issue_number: 1 } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 404, 'not_found'] }],
+        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'info', 404, 'not_found'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'private', issue_number: 1 } },
         { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 401, 'unauthorized'] }],
       ['tools/call', { name: 'get_issue', arguments: { owner: 'octo', repo: 'limited', issue_number: 1 } },
@@ -112,16 +112,16 @@ const servers = [
       ['resources/read', { uri: 'gdrive:///doc-1' }, 'ok'],
       ['resources/read', { uri: 'gdrive:///txt-1' }, 'ok'],
       ['tools/call', { name: 'search', arguments: { query: 'plan' } }, 'ok'],
-      ['resources/list', { cursor: 'broken' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 500] }],
+      ['resources/list', { cursor: 'broken' }, { adopted: ['text', 'warn', 500], 'adopted-rules': ['text', 'warn', 500] }],
       ['resources/list', { cursor: 'reset' }, { adopted: ['text', 'warn'], 'adopted-rules': ['text', 'warn'] },
         'https://www.googleapis.com/drive/v3/files?'],
-      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 404] }],
+      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['text', 'info', 404], 'adopted-rules': ['text', 'warn', 404] }],
       ['tools/call', { name: 'search', arguments: { query: 'expired' } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 401, 'unauthenticated'] }],
+        { adopted: ['text', 'warn', 401], 'adopted-rules': ['text', 'warn', 401, 'unauthenticated'] }],
       ['tools/call', { name: 'search', arguments: { query: 'limited' } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 403, 'user_rate_limit_exceeded'] }],
+        { adopted: ['text', 'warn', 403], 'adopted-rules': ['text', 'warn', 403, 'user_rate_limit_exceeded'] }],
       ['tools/call', { name: 'search', arguments: { query: 'broken' } },
-        { adopted: ['masked', 'error'], 'adopted-rules': ['text', 'warn', 500, 'internal'] }],
+        { adopted: ['text', 'warn', 500], 'adopted-rules': ['text', 'warn', 500, 'internal'] }],
       ['tools/call', { name: 'lookup', arguments: {} }, { adopted: ['masked', 'error'], 'adopted-rules': ['masked', 'error'] }],
     ],
   },
@@ -138,7 +138,7 @@ const servers = [
       ['tools/call', { name: 'API-get-self', arguments: {} }, 'ok'],
       ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'plan' } }, 'ok'],
       ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'missing' } },
-        { adopted: 'same', 'adopted-rules': ['text', 'warn', 404, 'object_not_found'] }],
+        { adopted: 'same', 'adopted-rules': ['text', 'info', 404, 'object_not_found'] }],
       ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'private' } },
         { adopted: 'same', 'adopted-rules': ['text', 'warn', 401, 'unauthorized'] }],
       ['tools/call', { name: 'API-retrieve-a-page', arguments: { page_id: 'busy' } },
@@ -264,7 +264,7 @@ function compare(label, server, before, after, variant) {
     const kindOf = method === 'tools/call' ? 'tool' : 'resource';
     assert.ok(mine.startsWith(`[mcp-error-policy] ${level.toUpperCase()} ${kindOf} ${JSON.stringify(name)} `), `${id}: record ${mine}`);
     if (correlation !== undefined) assert.ok(mine.includes(correlation), `${id}: the record names ${correlation}: ${mine}`);
-    if (status !== undefined) assert.match(mine, new RegExp(` -> ${status}[ )]`), `${id}: status ${status} in the record`);
+    if (status !== undefined) assert.match(mine, new RegExp(`(?: -> | status )${status}[ )]`), `${id}: status ${status} in the record`);
     const failure = now.result?._meta?.['mcp-error-policy/failure'];
     console.log(`${id}: ${JSON.stringify(wasText)}\n  -> ${JSON.stringify(nowText)} (${failure?.code ?? 'JSON-RPC'}, one ${level} record)`);
   });
