@@ -53,6 +53,14 @@ interface Files {
   readonly url: Url;
 }
 
+/** The runtime's own file and path modules, or `undefined` where it has none (Cloudflare Workers). */
+function runtimeFiles(): Files | undefined {
+  const fs = nodeBuiltin<Fs>('node:fs');
+  const path = nodeBuiltin<Path>('node:path');
+  const url = nodeBuiltin<Url>('node:url');
+  return fs === undefined || path === undefined || url === undefined ? undefined : { fs, path, url };
+}
+
 /** The absolute file of a stack line, or `undefined` (the runtime's code, eval, no file). */
 function fileOf(line: string, { path, url }: Files): string | undefined {
   const file = FRAME.exec(line)?.[1];
@@ -147,11 +155,8 @@ export function ownErrorRule(options: OwnErrorRuleOptions = {}): ErrorRule {
   for (const key of Object.keys(options)) if (key !== 'root') throw new TypeError(`Unknown option \`${key}\`: expected root`);
   const { root } = options;
   if (root !== undefined && (typeof root !== 'string' || root === '')) fail('root', 'a non-empty string (a folder)', root);
-  const fs = nodeBuiltin<Fs>('node:fs');
-  const path = nodeBuiltin<Path>('node:path');
-  const url = nodeBuiltin<Url>('node:url');
   // no files to read (Cloudflare Workers): nothing is own
-  const files = fs === undefined || path === undefined || url === undefined ? undefined : { fs, path, url };
+  const files = runtimeFiles();
   let own: string | undefined;
   if (files !== undefined) {
     // this function's own frame, then its caller's
@@ -179,7 +184,7 @@ let mainScriptRule: ErrorRule | undefined;
  */
 export function ownErrorRuleWouldAccept(error: unknown): boolean {
   if (mainScriptRule === undefined) {
-    const files = { fs: nodeBuiltin<Fs>('node:fs'), path: nodeBuiltin<Path>('node:path'), url: nodeBuiltin<Url>('node:url') } as Files;
+    const files = runtimeFiles() as Files;
     const main = (readProp(readProp(globalThis, 'process'), 'argv') as string[])[1] as string;
     mainScriptRule = ownErrorRule({ root: packageRootOf(files.fs.realpathSync(main), files) });
   }
