@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { parse, type Node } from 'acorn';
 import { defineConfig, type UserConfig } from 'tsdown';
 
-// Compressed JavaScript that keeps its function and class names, without whitespace but with a line break before each
-// statement (compactLines below): a stack frame into it names the function, and Node's report of an uncaught error (a
-// bad option at start-up) quotes one short line, not the whole file. No comments: the TSDoc lives in the type
-// declarations, where editors read it.
+// Compressed JavaScript with short names, without whitespace but with a line break before each statement (compactLines
+// below): a stack frame into it gives a file and a line that is one statement, and Node's report of an uncaught error
+// (a bad option at start-up) quotes one short line, not the whole file. Class names are kept (a logged error's class is
+// what a reader looks for); function names are not: keeping them cost 10 kB of the core's 73 kB, 1.2 kB gzipped, and
+// about 0.3 ms of import time. No comments: the TSDoc lives in the type declarations, where editors read it.
 const common: UserConfig = {
   format: ['esm', 'cjs'],
   dts: true,
@@ -15,7 +16,7 @@ const common: UserConfig = {
   target: 'node20',
   sourcemap: false,
   outputOptions: { legalComments: 'none' },
-  minify: { compress: true, mangle: { keepNames: true, toplevel: true }, codegen: { removeWhitespace: true } },
+  minify: { compress: true, mangle: { keepNames: { function: false, class: true }, toplevel: true }, codegen: { removeWhitespace: true } },
 };
 
 /** The offsets where a statement (or class member) of `code` starts: its line breaks go there. */
