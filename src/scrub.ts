@@ -110,9 +110,9 @@ let built: Scrubbing | undefined;
 function scrubbing(): Scrubbing {
   return (built ??= {
     patterns: [
-      // PEM private keys (RSA, EC, OpenSSH, PKCS#8, encrypted, PGP), as text or JSON-escaped (`\n`), cut off before their
-      // END line too.
-      [/-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----(?:[A-Za-z0-9+/=\s\\:,.]|-(?!----))*(?:-----END[A-Z0-9 ]{0,60}-----)?/g, REDACTED],
+      // PEM private keys (RSA, EC, OpenSSH, PKCS#8, encrypted, PGP), as text or JSON-escaped (`\n`), up to their END
+      // line; one cut off before it, to the end of the text (what follows a cut-off key cannot be told from the key).
+      [/-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----(?:[\s\S]*?-----END[A-Z0-9 ]{0,60}-----|[\s\S]*)/g, REDACTED],
       // Authorization, Proxy-Authorization, X-Goog-Api-Key, X-Api-Key and Cookie headers in "Name: value" or JSON
       // "name":"value" form (the value up to the line's end); headers holding one token (up to a space), as header lines and
       // as AWS canonical-request lines (`x-amz-security-token:<token>`).
