@@ -29,7 +29,8 @@ export interface LogRecord {
   /**
    * For a completion: the prompt or resource template its `ref` names and the argument being completed, as in the
    * record's line (`prompt "summarize" argument "sheet"`, `resource template "sheet://{name}" argument "name"`);
-   * scrubbed, bounded, on one line.
+   * scrubbed, bounded, on one line. For a `resources/list` that failed in a resource template's list callback
+   * (`McpServer`): the template, `resource template "files"`.
    */
   readonly about?: string;
   /** Name of the rule that matched (anticipated failures). */

@@ -6,6 +6,8 @@
  * FastMCP keeps what it was given in private class fields (`#tools`, `#resources`, ...) that no code outside the class
  * can read, and hands each session its own copy when it starts one. So the adapter covers what is added after
  * `applyErrorPolicy` (the one line is `applyErrorPolicy(new FastMCP(...))`), and refuses a server that has started.
+ * What was added before runs without the policy: when the first session connects, a warning names it (read from the
+ * lists the session's SDK `Server` answers).
  *
  * What fastmcp does with the answers (measured with fastmcp 4.20): a tool's isError result reaches the client as the
  * policy made it (text, `_meta` with the failure object); a resource template's JSON-RPC error too. A static resource's
@@ -18,6 +20,7 @@ import type { HandlerKind } from '../log.js';
 import { isObjectLike, isRecord, readProp, readString } from '../kit/read.js';
 import { bindGuard, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
+import { requestHandlersOf } from './low-level-internals.js';
 import type { ServerAdapter } from './adapter.js';
 
 /** What `applyErrorPolicy` needs to see of a FastMCP server (npm `fastmcp`): its registration methods. */
@@ -99,12 +102,54 @@ function cover(policy: ErrorPolicy, registered: Registered, item: unknown): unkn
   return { ...item, [field]: covered };
 }
 
-function patchMethod(server: object, method: string, registered: Registered, policy: ErrorPolicy): void {
+/** `tool "search"`: a registration as the warning names it. */
+function label(registered: Registered, name: string | undefined): string {
+  return `${registered} ${JSON.stringify(name)}`;
+}
+
+/** The SDK's list requests, what each answers with, and what names an item. */
+const LISTS: readonly (readonly [string, string, Registered])[] = [
+  ['tools/list', 'tools', 'tool'],
+  ['resources/list', 'resources', 'resource'],
+  ['resources/templates/list', 'resourceTemplates', 'template'],
+  ['prompts/list', 'prompts', 'prompt'],
+];
+
+/**
+ * Warns once, when the first session connects, of the registrations it serves that were added before
+ * `applyErrorPolicy` (they run without the policy): `process.emitWarning`, or `console.warn` where there is none.
+ */
+function warnOfEarlyRegistrations(server: object, covered: ReadonlySet<string>): void {
+  const once = readProp(server, 'once');
+  if (typeof once !== 'function') return;
+  (once as Fn).call(server, 'connect', (event: unknown) => {
+    const handlers = requestHandlersOf(readProp(readProp(event, 'session'), 'server'));
+    const listed = LISTS.map(async ([method, key, registered]) => {
+      const list = handlers?.get(method);
+      const items = readProp(typeof list === 'function' ? await (list as Fn)({ method, params: {} }, {}) : undefined, key);
+      return (Array.isArray(items) ? items : []).map((item: object) => label(registered, nameOf(item, registered)));
+    });
+    Promise.all(listed).then(
+      (found) => {
+        const early = found.flat().filter((name) => !covered.has(name));
+        if (early.length === 0) return;
+        const text = `applyErrorPolicy: this FastMCP server serves ${early.join(', ')} without the policy: added before applyErrorPolicy(server). Apply it first: applyErrorPolicy(new FastMCP(...))`;
+        const emit = readProp(globalThis.process, 'emitWarning');
+        if (typeof emit === 'function') (emit as Fn).call(globalThis.process, text, 'McpErrorPolicyWarning');
+        else console.warn(text);
+      },
+      () => undefined,
+    );
+  });
+}
+
+function patchMethod(server: object, method: string, registered: Registered, policy: ErrorPolicy, covered: Set<string>): void {
   const original = readProp(server, method);
   if (typeof original !== 'function' || readProp(original, PATCHED) !== undefined) return;
   const many = method.endsWith('s');
   const patched = function (this: unknown, ...args: unknown[]): unknown {
     const [given] = args;
+    for (const item of many && Array.isArray(given) ? given : [given]) if (isObjectLike(item)) covered.add(label(registered, nameOf(item, registered)));
     args[0] = many && Array.isArray(given) ? given.map((item) => cover(policy, registered, item)) : cover(policy, registered, given);
     return (original as Fn).apply(this, args);
   };
@@ -125,6 +170,8 @@ export const fastMcpAdapter: ServerAdapter = {
           'Apply the policy before adding tools and before start(): applyErrorPolicy(new FastMCP(...))',
       );
     }
-    for (const [method, registered] of METHODS) patchMethod(server, method, registered, policy);
+    const covered = new Set<string>();
+    if (!METHODS.some(([method]) => readProp(readProp(server, method), PATCHED) !== undefined)) warnOfEarlyRegistrations(server, covered);
+    for (const [method, registered] of METHODS) patchMethod(server, method, registered, policy, covered);
   },
 };

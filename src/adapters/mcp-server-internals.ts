@@ -200,6 +200,18 @@ export function isDisabled(entry: unknown): boolean {
   return readProp(entry, 'enabled') === false;
 }
 
+/**
+ * The list callback of a registered resource template, which the SDK reads as `resourceTemplate.listCallback` (a
+ * getter of `ResourceTemplate`, both SDKs) when it answers `resources/list`: the callback and a setter that shadows the
+ * getter on that template, or `undefined` when it has none.
+ */
+export function templateListSlotOf(entry: unknown): { readonly list: Fn; set(next: Fn): void } | undefined {
+  const template = readProp(entry, 'resourceTemplate');
+  const list = readProp(template, 'listCallback');
+  if (!isObjectLike(template) || typeof list !== 'function') return undefined;
+  return { list: list as Fn, set: (next) => Object.defineProperty(template, 'listCallback', { value: next, configurable: true, writable: true }) };
+}
+
 /** Whether a URI matches a resource template: `resourceTemplate.uriTemplate.match(uri)` (both SDKs). */
 export function templateMatches(entry: unknown, uri: string): boolean {
   return isObjectLike(callMethod(readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate'), 'match', uri));

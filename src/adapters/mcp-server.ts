@@ -18,7 +18,7 @@ import { callState, observe } from '../wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
-import { guardRequest, isListOrCompletion } from '../wrap/request.js';
+import { guardRequest, isListOrCompletion, namedListCallback } from '../wrap/request.js';
 import { outputSchemaCrash } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { elicitsSignIn, withSignIn } from './low-level.js';
@@ -39,6 +39,7 @@ import {
   toolOutputValidatorOf,
   sdkFound,
   taskHandlerSlotOf,
+  templateListSlotOf,
   templateMatches,
   type Entry,
   type Registries,
@@ -240,6 +241,24 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   return out;
 }
 
+/** Marks a template list callback this module named (its value is the callback it runs). */
+const NAMED = Symbol('mcp-error-policy.named-list');
+
+/**
+ * The `resources/list` handler, which first makes each template's list callback (those registered or replaced since
+ * the last list too) name its template in the record of a failure.
+ */
+function nameListFailures(registries: Registries, handler: Fn): Fn {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    for (const [name, entry] of Object.entries(registries.templates)) {
+      const slot = templateListSlotOf(entry);
+      if (slot === undefined || readProp(slot.list, NAMED) !== undefined) continue;
+      slot.set(Object.defineProperty(namedListCallback(slot.list, name), NAMED, { value: slot.list }));
+    }
+    return handler.apply(this, args);
+  };
+}
+
 /**
  * Wraps the low-level handlers the server sets, now and whenever it sets them: those of tools/call, resources/read and
  * prompts/get when `calls` (for the access log, sign-in answers and telemetry), and always those of the list requests
@@ -247,6 +266,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
  */
 function coverRequests(ctx: Context, map: Map<unknown, unknown>, calls: boolean): void {
   coverHandlerMap(map, (method, handler) => {
+    if (method === 'resources/list') return guardRequest(nameListFailures(ctx.registries, handler), method, ctx.policy);
     if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
     const kind = calls ? callbackKindOf(method) : undefined;
     return kind === undefined ? undefined : wrapRequest(ctx, kind, handler);

@@ -4,14 +4,15 @@
  * JSON-RPC error: an anticipated one keeps its text and code; a crash says only which request failed,
  * `Error handling <method> (reference <id>)`; a protocol error passes through (in report mode, every failure: the SDK
  * answers it). Each failure is logged once, named by the method, under the kind the request is about (a completion:
- * the prompt or resource its `ref` names, and the record's `about` names it and the argument). These requests get no
+ * the prompt or resource its `ref` names, and the record's `about` names it and the argument; a `resources/list` that
+ * failed in a template's list callback: `about` names the template). These requests get no
  * access-log outcome and no telemetry span of their own.
  */
 import type { Classification } from '../classification.js';
 import { classifyError } from '../classify.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
-import { readProp, readString } from '../kit/read.js';
+import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { guardedCall, handledIn } from './calls.js';
@@ -57,6 +58,22 @@ function aboutOf(method: string, request: unknown): string | undefined {
   return about === '' ? undefined : about;
 }
 
+/** What a list failure was about, by the error a template's list callback threw (src/adapters/mcp-server.ts tags it). */
+const listFailures = new WeakMap<object, string>();
+
+/**
+ * Runs a resource template's list callback so that what it throws names the template in the record of the
+ * `resources/list` failure (`resource template "files"`). The thrown value passes on unchanged.
+ */
+export function namedListCallback(list: Fn, template: string): Fn {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    return guardedCall(list, this, args, (error) => {
+      if (isObjectLike(error) && !listFailures.has(error)) listFailures.set(error, `resource template ${JSON.stringify(template)}`);
+      throw error;
+    });
+  };
+}
+
 /** The JSON-RPC error for a classified failure (a protocol error is thrown as it is). */
 function answer(classification: Classification, method: string, policy: ErrorPolicy): never {
   if (classification.kind === 'protocol') throw classification.error;
@@ -71,7 +88,7 @@ function fail(policy: ErrorPolicy, method: string, request: unknown, error: unkn
   let classification: Classification;
   try {
     classification = classifyError(error, policy);
-    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0, about: aboutOf(method, request) }, classification, false);
+    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0, about: aboutOf(method, request) ?? (isObjectLike(error) ? listFailures.get(error) : undefined) }, classification, false);
   } catch {
     throw new PolicyRpcError(INTERNAL_ERROR_CODE, `Error handling ${method}`);
   }

@@ -66,14 +66,29 @@ describe('FastMCP tools', () => {
     expectCrash(await client.callTool({ name: 'crash', arguments: {} }), records, 'crash');
   });
 
-  it('a tool added before the call is not reached (FastMCP keeps it in a private field): fastmcp answers it', async () => {
+  it('what was added before the call is not reached (FastMCP keeps it in a private field): fastmcp answers it, and a warning names it', async () => {
     const { policy, records } = capture();
     const server = newFastMcp();
     server.addTool({ name: 'early', execute: async () => crash() });
+    server.addResource({ uri: 'file:///early.txt', name: 'early file', load: async () => ({ text: 'x' }) });
     applyErrorPolicy(server, policy);
+    server.addTool({ name: 'late', execute: async () => 'fine' });
+    server.addPrompt({ name: 'late_prompt', load: async () => 'hi' });
+    const warned = new Promise<Error>((resolve) => {
+      const listener = (warning: Error): void => {
+        if (warning.name !== 'McpErrorPolicyWarning') return;
+        process.off('warning', listener);
+        resolve(warning);
+      };
+      process.on('warning', listener);
+    });
     const client = await connect(server);
     expect(textOf(await client.callTool({ name: 'early', arguments: {} }))).toBe(`Tool 'early' execution failed: ${CANARY}`);
     expect(records).toEqual([]);
+    expect((await warned).message).toBe(
+      'applyErrorPolicy: this FastMCP server serves tool "early", resource "file:///early.txt" without the policy: added before applyErrorPolicy(server). ' +
+        'Apply it first: applyErrorPolicy(new FastMCP(...))',
+    );
   });
 });
 

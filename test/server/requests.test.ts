@@ -58,9 +58,10 @@ describe('an McpServer (SDK v1): completions, list callbacks and output schemas'
       { level: 'error', kind: 'crash', handler: 'prompt', name: 'completion/complete', reference: referenceIn(completion.message) },
       { level: 'error', kind: 'crash', handler: 'resource', name: 'resources/list', reference: referenceIn(list.message) },
     ]);
-    // a completion's record names the prompt and argument it was about
+    // a completion's record names the prompt and argument it was about; a list's, the template whose list callback threw
     expect(records[0]?.about).toBe('prompt "summarize" argument "sheet"');
-    expect(records[1]?.about).toBeUndefined();
+    expect(records[1]?.about).toBe('resource template "sheet"');
+    expect(records[1]?.message).toBe(`resource "resources/list" (resource template "sheet") crashed (reference ${referenceIn(list.message)}): Error ${JSON.stringify(CANARY)}`);
     expect(records[0]?.message).toBe(`prompt "completion/complete" (prompt "summarize" argument "sheet") crashed (reference ${referenceIn(completion.message)}): Error ${JSON.stringify(CANARY)}`);
     expect(outcomes).toEqual([]);
   });
@@ -130,6 +131,22 @@ describe('an McpServer (SDK v2): completions and output schemas', () => {
     expect(records.map(({ level, kind, name, reference: id }) => ({ level, kind, name, reference: id }))).toEqual([
       { level: 'error', kind: 'crash', name: 'completion/complete', reference: completionReference },
       { level: 'error', kind: 'crash', name: 'totals', reference },
+    ]);
+  });
+
+  it('a resources/list failure names the template whose list callback threw, one registered after the first list too', async () => {
+    const { policy, records } = capture();
+    const server = applyErrorPolicy(new McpServerV2({ name: 'v2', version: '1.0.0' }), policy);
+    const { ResourceTemplate: TemplateV2 } = await import('@modelcontextprotocol/server');
+    const read = (uri: URL) => ({ contents: [{ uri: uri.href, text: 'x' }] });
+    server.registerResource('files', new TemplateV2('file://{name}', { list: () => ({ resources: [{ uri: 'file://a', name: 'a' }] }) }), {}, read);
+    const { client } = await link(server, new ClientV2({ name: 'v2-client', version: '1.0.0' }), InMemoryTransportV2.createLinkedPair());
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['file://a']);
+    server.registerResource('sheets', new TemplateV2('sheet://{id}', { list: async () => Promise.reject(new ToolError('The sheet index is being rebuilt')) }), {}, read);
+    const list = await rpcError(client.listResources());
+    expect([list.code, list.message]).toEqual([-32603, 'The sheet index is being rebuilt']);
+    expect(records.map(({ level, kind, name, about }) => ({ level, kind, name, about }))).toEqual([
+      { level: 'info', kind: 'anticipated', name: 'resources/list', about: 'resource template "sheets"' },
     ]);
   });
 });
