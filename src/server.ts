@@ -153,7 +153,9 @@ function anotherPolicy(): Error {
  * server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(request.params.name, request.params.arguments));
  * ```
  */
-export function applyErrorPolicy<S extends McpServerLike>(server: S, policy?: ErrorPolicy): S;
+// `S & McpServerLike` rather than `S extends McpServerLike`: when no overload takes an older McpServer, the compiler
+// still types the call's result as that server, so the one error is the floor's, not one per later use of `server`.
+export function applyErrorPolicy<S extends object>(server: S & McpServerLike, policy?: ErrorPolicy): S;
 /** {@inheritDoc (applyErrorPolicy:1)} */
 export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy?: ErrorPolicy): S;
 /**

@@ -43,8 +43,11 @@ async function compileOneLine(): Promise<string> {
       [
         "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
         `import { applyErrorPolicy } from ${JSON.stringify(join(ROOT, 'src/index.js'))};`,
+        "import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';",
         "const server = applyErrorPolicy(new McpServer({ name: 'x', version: '1.0.0' }));",
-        'export { server };',
+        'export async function start(): Promise<void> {',
+        '  await server.connect(new StdioServerTransport());',
+        '}',
       ].join('\n'),
     );
     const args = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
@@ -70,6 +73,8 @@ describe('the McpServer floor: 1.13.0, in the types and at run time', () => {
       expect(compiled).toBe('');
       expect(applyErrorPolicy(server, policy)).toBe(server);
     } else {
+      // One error, on the one line: the call's result is still the server, so the lines using it compile.
+      expect(compiled.match(/error TS\d+/g)).toEqual(['error TS2769']);
       expect(compiled).toContain('error TS2769: No overload matches this call.');
       expect(compiled).toContain('McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors');
       expect(() => applyErrorPolicy(server as never, policy)).toThrow(
