@@ -5,11 +5,13 @@
 # its own (adopted/node_modules/@modelcontextprotocol/<name>), since that is where npx starts it from, and edited as
 # docs/adopting.md prescribes: adopted/ gets the one line (`new McpServer(...)` becomes
 # `applyErrorPolicy(new McpServer(...))`, plus the import); adopted-rules/ gets the one line with `ownErrorRule()`, the
-# rule adopting.md tells servers whose user-facing failures are plain Errors to add. An edit fails loudly when it does
+# rule adopting.md tells servers whose user-facing failures are plain Errors to add; adopted-report/ gets the one line in
+# report mode (`createErrorPolicy({ mode: 'report' })`), adopting.md's first step. An edit fails loudly when it does
 # not match exactly once, so a new published version cannot skip it silently.
-# test/published/drive.mjs then drives the original and both copies over stdio with a real SDK Client, and prints the
+# test/published/drive.mjs then drives the original and the copies over stdio with a real SDK Client, and prints the
 # counts: messages meant for users that were masked, crash texts that reached the client, file-system texts naming a
-# path that was not the caller's (each must be 0 under ownErrorRule).
+# path that was not the caller's (each must be 0 under ownErrorRule); and report mode's answers that differ from the
+# original's (none may, but for a secret scrubbed).
 # The second part does the same for four servers built on the low-level `Server` that call HTTP APIs (Google Maps,
 # GitHub, Google Drive, on SDK 1.0.1 each; Notion), against local fakes of those APIs (test/published/apis.mjs).
 set -euo pipefail
@@ -70,18 +72,22 @@ edit() {
 # package) resolve from the project's node_modules above.
 adopt() {
   local name="$1" file="$2" variant
-  for variant in adopted adopted-rules; do
+  for variant in adopted adopted-rules adopted-report; do
     mkdir -p "$variant/node_modules/@modelcontextprotocol"
     rm -rf "$variant/node_modules/@modelcontextprotocol/$name"
     cp -R "node_modules/@modelcontextprotocol/$name" "$variant/node_modules/@modelcontextprotocol/$name"
   done
   local one="adopted/node_modules/@modelcontextprotocol/$name/$file" own="adopted-rules/node_modules/@modelcontextprotocol/$name/$file"
+  local report="adopted-report/node_modules/@modelcontextprotocol/$name/$file"
   edit "$one" 'applyErrorPolicy(new McpServer($1))' 'import { applyErrorPolicy } from "mcp-error-policy";'
   edit "$own" 'applyErrorPolicy(new McpServer($1), createErrorPolicy({ rules: [ownErrorRule(), ...coreRules] }))' \
     'import { applyErrorPolicy, coreRules, createErrorPolicy, ownErrorRule } from "mcp-error-policy";'
+  edit "$report" "applyErrorPolicy(new McpServer(\$1), createErrorPolicy({ mode: 'report' }))" \
+    'import { applyErrorPolicy, createErrorPolicy } from "mcp-error-policy";'
   printf '%s: adopted %s\n' "$name" "$file"
   diff -u "node_modules/@modelcontextprotocol/$name/$file" "$one" || true
   diff -u "node_modules/@modelcontextprotocol/$name/$file" "$own" || true
+  diff -u "node_modules/@modelcontextprotocol/$name/$file" "$report" || true
 }
 adopt server-memory dist/index.js
 adopt server-filesystem dist/index.js

@@ -156,6 +156,40 @@ async function run(server, variant) {
   return { ...value, stderr };
 }
 
+// Report mode's counts: failure answers byte-identical to the original's, identical but for a secret scrubbed, other.
+const reported = { identical: 0, scrubbed: 0, differing: 0 };
+
+/** The same answer with the scrubber run over its texts: what report mode may send in place of a crash's text. */
+function scrubbedAnswer(answer) {
+  return { ...answer, content: answer.content.map((item) => (item.type === 'text' ? { ...item, text: scrubSecrets(item.text) } : item)) };
+}
+
+// Report mode (adopted-report/): every answer, failures included, byte for byte the original's (a known secret
+// scrubbed from a text is the one difference allowed), and one report record per failure a handler threw, in call
+// order, advising ownErrorRule() for the server's own messages and calling the rest crashes or what the core shows.
+function compareReport(label, server, before, after) {
+  assert.equal(JSON.stringify(after.tools), JSON.stringify(before.tools), `${label}: tools/list`);
+  server.ok.forEach(([name], i) => assert.equal(JSON.stringify(after.ok[i]), JSON.stringify(before.ok[i]), `${label}: ${name} #${i}`));
+  const records = recordsIn(after.stderr);
+  const handled = server.fail.filter(([, , kind]) => kind !== 'sdk');
+  assert.equal(records.length, handled.length, `${label}: one record per failed call:\n${after.stderr}`);
+  server.fail.forEach(([name], i) => {
+    const [was, now] = [JSON.stringify(before.fail[i]), JSON.stringify(after.fail[i])];
+    const call = `${label}: ${name} #${i}`;
+    if (now === was) reported.identical += 1;
+    else if (now === JSON.stringify(scrubbedAnswer(before.fail[i])) && !now.includes('hunter2')) reported.scrubbed += 1;
+    else reported.differing += 1;
+    console.log(`${call}: ${now === was ? 'as the original' : `the original with its secret scrubbed: ${JSON.stringify(text(after.fail[i]))}`}`);
+    assert.ok(now === was || now === JSON.stringify(scrubbedAnswer(before.fail[i])), `${call}: report mode changed the answer:\n${was}\n${now}`);
+  });
+  handled.forEach(([name, , kind, , forUser], j) => {
+    const record = records[j];
+    assert.match(record, new RegExp(`^\\[mcp-error-policy\\] (INFO|WARN|ERROR) report: tool "${name}" `), `${label}: ${record}`);
+    if (forUser === 'shown') assert.ok(record.includes('ownErrorRule()'), `${label}: ${name}: the record should advise ownErrorRule(): ${record}`);
+    else if (kind === 'masked') assert.ok(record.includes('a crash: fix it'), `${label}: ${name}: the record should call it a crash: ${record}`);
+  });
+}
+
 // What worked before answers as before, exactly; what failed answers with the policy's text and failure object, one
 // record each, and leaks no path, password or stack.
 function compare(label, server, before, after, variant) {
@@ -241,6 +275,7 @@ for (const server of servers) {
   for (const variant of ['adopted', 'adopted-rules']) {
     compare(`${server.name}@${version} ${variant}`, server, before, await run(server, variant), variant);
   }
+  compareReport(`${server.name}@${version} adopted-report`, server, before, await run(server, 'adopted-report'));
 }
 
 // The negative control: the originals sent crash texts, the scratch directory's path and a password to the client.
@@ -251,8 +286,10 @@ console.log(`with ownErrorRule: ${JSON.stringify(own)}`);
 assert.equal(own.userMessagesMasked, 0, 'messages meant for users were masked');
 assert.equal(own.crashTextsShown, 0, 'crash texts reached the client');
 assert.equal(own.otherPathsNamed, 0, "file-system texts named a path that was not the caller's");
-// Report mode (mode: 'report'): every answer byte-identical to the bare server's. A third copy per server,
-// adopted-report/, and its comparison belong here (the report-floor branch's part of issue 32).
+// Report mode: every answer byte-identical to the bare server's, but for a known secret scrubbed from a crash's text.
+console.log(`report mode: ${JSON.stringify(reported)}`);
+assert.equal(reported.differing, 0, "report mode changed answers beyond scrubbing secrets");
+assert.ok(reported.identical > 0 && reported.scrubbed > 0, 'report mode: the calls should include answers kept as they were and a secret scrubbed');
 if (only === '') {
   const all = leaked.crashTexts > 0 && leaked.paths > 0 && leaked.passwords > 0;
   assert.ok(all, 'the originals should leak what the adopted copies hide');
