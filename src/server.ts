@@ -5,7 +5,7 @@
  */
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
 import { isObjectLike, readProp } from './kit/read.js';
-import type { ServerAdapter } from './adapters/adapter.js';
+import { MCP_SERVER_FLOOR, type ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
@@ -34,12 +34,6 @@ export interface LowLevelServerLike {
   connect(...args: never[]): unknown;
 }
 
-/**
- * The oldest `@modelcontextprotocol/sdk` whose `McpServer` `applyErrorPolicy` takes: the first with `registerResource`
- * and `registerPrompt`. Older ones are refused by the types (see
- * {@link McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors}) and at run time alike.
- */
-const MCP_SERVER_FLOOR = '1.13.0';
 
 /**
  * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 (it has `tool()` but no `registerResource` and

@@ -6,6 +6,13 @@
  */
 import type { ErrorPolicy } from '../policy.js';
 
+/**
+ * The oldest `@modelcontextprotocol/sdk` whose `McpServer` `applyErrorPolicy` takes: the first with `registerResource`
+ * and `registerPrompt`. Older ones are refused by the types (`McpServer_requires_sdk_1_13_or_later__…` in
+ * src/server.ts) and at run time alike.
+ */
+export const MCP_SERVER_FLOOR = '1.13.0';
+
 /** A server shape the policy can be applied to. */
 export interface ServerAdapter {
   /** The shape, for messages: `McpServer`, `low-level Server`, `FastMCP`. */

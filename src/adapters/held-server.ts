@@ -7,6 +7,7 @@
  */
 import { callbackKindOf } from '../callback-methods.js';
 import { readProp } from '../kit/read.js';
+import { MCP_SERVER_FLOOR } from './adapter.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -14,7 +15,7 @@ type Fn = (this: unknown, ...args: unknown[]) => unknown;
 export function heldServerError(): TypeError {
   return new TypeError(
     "applyErrorPolicy: this Server belongs to an McpServer, which sends a tool's crash text before the Server sees it: " +
-      'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)`',
+      `apply the policy to the McpServer, \`applyErrorPolicy(mcpServer)\` (SDK ${MCP_SERVER_FLOOR} or later; on an older SDK, wrap each callback with withClientVisibleErrors)`,
   );
 }
 

@@ -5,6 +5,8 @@
  */
 import { nodeBuiltin } from '../kit/builtin.js';
 import { fail } from '../kit/fail.js';
+import { httpAnswerOf } from '../kit/http.js';
+import { clientUrl } from '../kit/url.js';
 import { hasKey, isRecord, messageOf, readProp, stackOf } from '../kit/read.js';
 import type { ErrorRule } from './rule.js';
 
@@ -25,6 +27,9 @@ export interface OwnErrorRuleOptions {
 
 /** Fields of Node's system errors (and of errors that copy them): an error with one is not a plain own error. */
 const SYSTEM_FIELDS = ['code', 'errno', 'syscall', 'path', 'dest', 'address', 'port'];
+
+/** An http(s) URL in a message: up to a space, a quote, an angle bracket or a parenthesis. */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s'"<>()]+/gi;
 
 /** `at fn (/srv/a.js:1:2)`, `at async fn (file:///srv/a.mjs:1:2)`, `at /srv/a.js:1:2`: the location's file. */
 const FRAME = /^\s*at (?:.*? \()?(.+?):\d+:\d+\)?$/;
@@ -124,6 +129,8 @@ function rootFolder(root: string, { fs, path }: Files): string {
  * - whose class is exactly `Error` (not `TypeError`, `RangeError`, `SyntaxError`, `ReferenceError`, `AggregateError` or
  *   any subclass),
  * - with a message, and none of the fields of a system error (`code`, `errno`, `syscall`, `path`, `dest`, `address`, `port`),
+ * - that carries no HTTP client's failed answer (a `response` with a status and headers, as an `Error` made to carry a
+ *   fetch `Response` has): the HTTP rules show those, with their status and retry delay, whatever the rule order,
  * - made by the server's own code: the first frame of its stack lies in a file under the server's folder and under no
  *   `node_modules` inside it. The folder is `root`, or that of the nearest `package.json` above the file that called
  *   `ownErrorRule()`, which holds whether the server runs from a checkout, a build folder or an install under some
@@ -131,7 +138,8 @@ function rootFolder(root: string, { fs, path }: Files): string {
  *   not accepted.
  *
  * The text is the error's message, scrubbed of secrets and bounded like every client text (a secret interpolated into a
- * message is only caught when it has a known shape: add `redact` for the others). Logged at warn with its stack, since
+ * message is only caught when it has a known shape: add `redact` for the others); a URL in it whose host is internal
+ * (loopback, private, link-local, a single label) loses its scheme and host, as in every rule's text. Logged at warn with its stack, since
  * it can still be a bug. Status 500; failure code `own-error`, not retryable.
  *
  * A server bundled into one file (esbuild, wrangler) holds this package's code in the same file as its own, so the rule
@@ -169,9 +177,11 @@ export function ownErrorRule(options: OwnErrorRuleOptions = {}): ErrorRule {
     name: 'own-error',
     predicate: (error: unknown) => {
       if (own === undefined || files === undefined || !isPlainError(error) || SYSTEM_FIELDS.some((field) => hasKey(error, field))) return false;
+      if (httpAnswerOf(error) !== undefined) return false;
       const message = messageOf(error);
       return message !== '' && isUnder(own, framesOf(stackOf(error) ?? '', message, files)[0], files);
     },
+    message: (error: unknown) => messageOf(error).replace(URL_IN_TEXT, (url) => clientUrl(url)),
   });
 }
 

@@ -5,6 +5,8 @@
  * its users start it; the client text and the server's one log record per failure (JSON lines on stderr) are checked.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +49,12 @@ const tools = {
   subclass: () => { throw new NotFoundError('subclassed'); },
   system_fields: () => { throw Object.assign(new Error('own text with a code'), { code: 'E_OWN' }); },
   dependency: () => failInDependency(${JSON.stringify(CANARY)}),
+  internal_url: () => { throw new Error('GET http://127.0.0.1:8080/items/42?api_key=abc123 failed (see https://status.example.com/incidents)'); },
+  // http.md's recipe for fetch: an Error carrying the Response, from a real fetch to the test's API on 127.0.0.1
+  http_answer: async () => {
+    const response = await fetch(process.env.API_URL);
+    throw Object.assign(new Error('GET ' + process.env.API_URL + ' failed with ' + response.status), { response });
+  },
 };
 for (const [name, fn] of Object.entries(tools)) server.registerTool(name, {}, async () => fn());
 server.connect(new StdioServerTransport());
@@ -56,6 +64,9 @@ server.connect(new StdioServerTransport());
 const DEPENDENCY = `export function failInDependency(text) { throw new Error('dependency says ' + text); }\n`;
 
 let scratch: string;
+/** The API the http_answer tool calls: 429 with Retry-After: 7, on 127.0.0.1. */
+let api: Server;
+let apiUrl: string;
 
 /** Writes the server package into `dir`: package.json, dist/server.mjs, node_modules/dep. */
 function writePackage(dir: string): void {
@@ -68,6 +79,9 @@ function writePackage(dir: string): void {
 }
 
 beforeAll(async () => {
+  api = createServer((_request, response) => response.writeHead(429, { 'retry-after': '7' }).end('{"message":"slow down"}'));
+  await new Promise<void>((listening) => api.listen(0, '127.0.0.1', listening));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/items`;
   scratch = mkdtempSync(join(tmpdir(), 'own-error-'));
   writePackage(join(scratch, 'checkout/own-server'));
   // as npx installs it: the package under a node_modules of a cache folder, started from there
@@ -88,8 +102,9 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(() => {
+afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
+  await new Promise((closed) => api.close(closed));
 });
 
 interface Run {
@@ -99,7 +114,7 @@ interface Run {
 
 /** Starts `node <args>` over stdio, calls every tool once, and returns each tool's text and the records. */
 async function runServer(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', ...env }, cwd: scratch, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', API_URL: apiUrl, ...env }, cwd: scratch, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const ended = new Promise((done) => transport.stderr?.on('end', done));
@@ -139,6 +154,9 @@ function expectOwnShown(run: Run): void {
     expect(record.stack).toMatch(/^ {4}at /);
   }
   expect(recordOf(run, 'plain').stack).toContain('notFound');
+  // an internal host in the server's own text goes, as in every rule's text; a public one stays
+  expect(run.texts.internal_url).toBe('Error executing tool internal_url: GET /items/42?api_key=[REDACTED] failed (see https://status.example.com/incidents)');
+  expect(recordOf(run, 'internal_url')).toMatchObject({ level: 'warn', rule: 'own-error' });
   expectOthersMasked(run);
 }
 
@@ -148,6 +166,9 @@ function expectOthersMasked(run: Run): void {
     expect(recordOf(run, name)).toMatchObject({ level: 'error', kind: 'crash' });
   }
   expect(JSON.stringify(run.texts)).not.toContain(CANARY);
+  // an own Error carrying an HTTP answer is the HTTP rules', ownErrorRule first or not: the status and the delay
+  expect(run.texts.http_answer).toBe('Error executing tool http_answer: HTTP request failed with status 429. Retry after 7 s.');
+  expect(recordOf(run, 'http_answer')).toMatchObject({ level: 'warn', kind: 'anticipated', rule: 'http-status', status: 429 });
 }
 
 describe('ownErrorRule: the server\'s own plain Errors, wherever the server runs', () => {
@@ -161,7 +182,7 @@ describe('ownErrorRule: the server\'s own plain Errors, wherever the server runs
 
   it('(e) bundled into one file: nothing is own (this package shares the file), so every plain Error is masked', async () => {
     const run = await runServer([join(scratch, 'bundled/own-server/dist/server.cjs')]);
-    for (const name of ['plain', 'secret', 'long']) expect(run.texts[name], name).toMatch(MASKED);
+    for (const name of ['plain', 'secret', 'long', 'internal_url']) expect(run.texts[name], name).toMatch(MASKED);
     expectOthersMasked(run);
   }, 30_000);
 
@@ -174,8 +195,11 @@ describe('report mode advises ownErrorRule() for the server\'s own plain Errors,
   it('installed under node_modules, started from there: the bare texts, and records naming the rule to add', async () => {
     const run = await runServer(['--import', tsx, join(scratch, 'npx-cache/node_modules/own-server/dist/server.mjs')], { OWN_REPORT: '1' });
     expect(run.texts.plain).toBe('Entity with name Nobody not found');
-    for (const name of ['plain', 'secret', 'long']) expect(recordOf(run, name), name).toMatchObject({ report: true, wouldShowWith: 'ownErrorRule()' });
+    for (const name of ['plain', 'secret', 'long', 'internal_url']) expect(recordOf(run, name), name).toMatchObject({ report: true, wouldShowWith: 'ownErrorRule()' });
     for (const name of MASKED_TOOLS) expect(recordOf(run, name).wouldShowWith, name).toBeUndefined();
+    // the bare text; the advice for an HTTP answer is the HTTP rules', which add the service's message
+    expect(run.texts.http_answer).toBe(`GET ${apiUrl} failed with 429`);
+    expect(recordOf(run, 'http_answer')).toMatchObject({ report: true, rule: 'http-status', wouldShowWith: '...httpRules' });
   }, 30_000);
 });
 

@@ -170,7 +170,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
   it('refuses the low-level Server an McpServer holds once the McpServer registers a callback (both SDKs)', () => {
     const refusal = new TypeError(
       "applyErrorPolicy: this Server belongs to an McpServer, which sends a tool's crash text before the Server sees it: " +
-        'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)`',
+        'apply the policy to the McpServer, `applyErrorPolicy(mcpServer)` (SDK 1.13.0 or later; on an older SDK, wrap each callback with withClientVisibleErrors)',
     );
     // each registration on a fresh McpServer (SDK v1, then v2), after `apply` was given it
     const v1: ((server: McpServer) => unknown)[] = [
