@@ -11,7 +11,7 @@ import { readFailure, retryToolCall, type RetryOptions } from 'mcp-error-policy/
 import type { LogRecord, Outcome } from '../../src/index.js';
 import { newServer, startFakeApi, type FakeApi } from './fixture.js';
 
-// --- the recipe (docs/client.md) ---
+// --- the recipe (docs/agents.md) ---
 /** The AI SDK tools of `mcp`, each retried by `retryToolCall` when that is safe. */
 async function toolsWithSafeRetries(mcp: MCPClient, options: RetryOptions = {}) {
   const definitions = await mcp.listTools();
