@@ -187,9 +187,9 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
  */
 function reportMode(classification: Classification, stack: string | undefined): { suffix: string; fields: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'>; keepStack: boolean } {
   if (classification.kind === 'anticipated') {
-    // the core's status-only text: the pack that would add the service's own message
+    // the core's status-only text: the pack that would name the request and (not for a 5xx's body) the service's message
     const pack = classification.rule.name === 'http-status' ? packagedRuleFor(classification.error)?.add : undefined;
-    const more = pack === undefined ? '' : `; rules: [${pack}, ...coreRules] would add the service's message`;
+    const more = pack === undefined ? '' : `; rules: [${pack}, ...coreRules] would name the request and, where safe, the service's message`;
     return { suffix: `; 'enforce' would show ${quoteLine(classification.message)}${more}`, fields: pack === undefined ? { report: true } : { report: true, wouldShowWith: pack }, keepStack: true };
   }
   const first = stack?.split('\n', 1)[0]?.trim();

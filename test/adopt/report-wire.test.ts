@@ -256,7 +256,7 @@ describe("mode: 'report' records (McpServer, SDK v1)", () => {
     // an API's error: the core's http-status rule shows its status under 'enforce' (httpRules adds the service's message)
     expect(tools['t_axios']).toEqual({
       level: 'warn',
-      message: `report: tool "t_axios" failed (rule http-status: status 500): AxiosError "Request failed with status code 500"; 'enforce' would show "HTTP request failed with status 500"; rules: [...httpRules, ...coreRules] would add the service's message`,
+      message: `report: tool "t_axios" failed (rule http-status: status 500): AxiosError "Request failed with status code 500"; 'enforce' would show "HTTP request failed with status 500"; rules: [...httpRules, ...coreRules] would name the request and, where safe, the service's message`,
       kind: 'anticipated',
       handler: 'tool',
       name: 't_axios',
