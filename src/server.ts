@@ -34,7 +34,6 @@ export interface LowLevelServerLike {
   connect(...args: never[]): unknown;
 }
 
-
 /**
  * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 (it has `tool()` but no `registerResource` and
  * `registerPrompt`): `applyErrorPolicy` does not take it. The type's name is the compiler's message: update the SDK to
