@@ -6,11 +6,16 @@
 import type { FailureInfo } from './failure.js';
 import type { AnticipatedLevel, ErrorRule } from './rules/rule.js';
 
-/** An MCP protocol error (`McpError` / `ProtocolError`): passed through untouched. */
+/**
+ * An MCP protocol error (`McpError` / `ProtocolError`) a handler threw as a deliberate protocol answer: any JSON-RPC
+ * error code but InternalError (-32603), whose text carries no crash. It keeps its code; its text passes the exit gate.
+ */
 export interface ProtocolClassification {
   readonly kind: 'protocol';
   /** Its JSON-RPC code. */
   readonly code: number;
+  /** Its message through the exit gate: scrubbed of secrets, bounded, without internal hosts or source locations. */
+  readonly message: string;
   /** Access-log status derived from the code (400, 404, 403 or 500). */
   readonly status: number;
   /** Protocol errors are logged at info. */
@@ -55,6 +60,11 @@ export interface CrashClassification {
   readonly error: unknown;
   /** Dev mode only (`exposeCrashDetails`): the crash's scrubbed, bounded text. */
   readonly detail?: string;
+  /**
+   * Why a text a rule accepted (or a handler's protocol error) was not shown, when the exit gate withheld it:
+   * `its text carries a runtime error` (a stack frame, an HTML page, its cause's message).
+   */
+  readonly withheld?: string;
   /** The failure object the client receives: code `internal`, not retryable, the reference as correlation id. */
   readonly failure: FailureInfo;
 }

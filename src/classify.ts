@@ -4,7 +4,8 @@
  * are in classification.ts.
  */
 import { accepts, defaultPolicy, isSignInUrl, rulesApplied, type ErrorPolicy, type Reauthorization, type ReauthorizeCall } from './policy.js';
-import { isProtocolError, protocolCode } from './protocol.js';
+import { isProtocolError, protocolCode, isJsonRpcCode } from './protocol.js';
+import { gateClientText, type CrashSign, type GateVerdict } from './gate.js';
 import { findInChain } from './kit/chain.js';
 import { onCloudflareWorkers } from './kit/runtime.js';
 import { describeThrown, messageOf, readProp, valueFor } from './kit/read.js';
@@ -13,7 +14,7 @@ import { newReference } from './reference.js';
 import type { AnticipatedLevel, ErrorRule, FailedCall } from './rules/rule.js';
 import { safeText } from './scrub.js';
 import { CRASH, INTERNAL_ERROR_CODE, statusOfProtocolCode, statusOfRule } from './status.js';
-import { asSentence } from './text.js';
+import { asSentence, boundLength } from './text.js';
 import type { Classification, CrashClassification } from './classification.js';
 
 /** The variable's name, apart from the read: no bundler can replace `readProp(env, NODE_ENV)` with a value of its build. */
@@ -100,11 +101,35 @@ function reauthorizationOf(policy: ErrorPolicy, error: unknown, elicitationId: s
   return isSignInUrl(url) ? { text, url } : { text };
 }
 
-/** A crash, with its text as `detail` when the policy is given and in dev mode. */
-function crash(error: unknown, policy: ErrorPolicy | undefined): CrashClassification {
+/**
+ * A crash, with its text as `detail` when the policy is given and in dev mode, and, when a text meant for the client
+ * was withheld by the exit gate, why.
+ */
+function crash(error: unknown, policy: ErrorPolicy | undefined, withheld?: CrashSign): CrashClassification {
   const reference = newReference();
   const detail = policy !== undefined && crashDetailsExposed(policy) ? safeText(`${describeThrown(error)}: ${messageOf(error)}`, policy.maxMessageLength, policy.redact) : undefined;
-  return { kind: 'crash', status: CRASH, level: 'error', reference, error, ...(detail === undefined ? {} : { detail }), failure: crashFailure(reference) };
+  return {
+    kind: 'crash',
+    status: CRASH,
+    level: 'error',
+    reference,
+    error,
+    ...(detail === undefined ? {} : { detail }),
+    ...(withheld === undefined ? {} : { withheld: `its text carries ${withheld}` }),
+    failure: crashFailure(reference),
+  };
+}
+
+/**
+ * A text for the client, through the exit gate (src/gate.ts): scrubbed and bounded, then masked when it carries a
+ * crash, else without source locations and internal hosts. `error`, when the text is that error's own message: its
+ * causes' messages that the policy would not show by themselves must not be in it, nor an upstream 5xx body.
+ */
+function gated(text: string, policy: ErrorPolicy, error?: unknown): GateVerdict {
+  const rules = rulesApplied(policy);
+  const of = error === undefined ? undefined : { error, shown: (node: unknown) => rules.some((rule) => accepts(rule, node)) };
+  const verdict = gateClientText(safeText(text, policy.maxMessageLength, policy.redact), of);
+  return 'text' in verdict ? { text: boundLength(verdict.text, policy.maxMessageLength) } : verdict;
 }
 
 /**
@@ -132,17 +157,25 @@ export function classifyError(error: unknown, policy: ErrorPolicy = defaultPolic
  */
 export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFacts | undefined, call: FailedCall = NO_CALL): Classification {
   try {
-    if (isProtocolError(error)) {
-      const code = protocolCode(error);
-      return { kind: 'protocol', code, status: statusOfProtocolCode(code), level: 'info', error };
+    // a deliberate protocol answer keeps its code and words, through the gate; an InternalError (servers wrap crashes
+    // in it) or a code that is no JSON-RPC one is judged like any error
+    const code = isProtocolError(error) ? protocolCode(error) : undefined;
+    if (code !== undefined && code !== INTERNAL_ERROR_CODE && isJsonRpcCode(code)) {
+      const verdict = gated(messageOf(error), policy, error);
+      if ('crash' in verdict) return crash(error, policy, verdict.crash);
+      return { kind: 'protocol', code, status: statusOfProtocolCode(code), level: 'info', error, message: verdict.text };
     }
     const match = findMatch(error, rulesApplied(policy));
     if (match === undefined) return crash(error, policy);
     const { rule, matched } = match;
     const text = ruleText(rule, matched, call);
     if (text === undefined) return crash(error, policy);
+    // the accepted error's own message is judged as such; a text a rule built may quote what a cause holds (an API's
+    // message), on purpose
+    const verdict = gated(text, policy, text === messageOf(matched) ? matched : undefined);
+    if ('crash' in verdict) return crash(error, policy, verdict.crash);
     const reauthorize = rule.reauthorize === true;
-    let message = safeText(text, policy.maxMessageLength, policy.redact);
+    let message = verdict.text;
     const failure = anticipatedFailure(rule, matched, error);
     if (failure.retryAfterMs !== undefined) message = `${asSentence(message)} ${retryText(failure.retryAfterMs)}`;
     const reauthorization = reauthorize ? reauthorizationOf(policy, matched, failure.correlationId, facts) : undefined;

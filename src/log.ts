@@ -74,6 +74,11 @@ export interface LogRecord {
    * `ToolError`).
    */
   readonly wouldShowWith?: string;
+  /**
+   * A crash whose text a rule accepted (or a handler's protocol error) but the exit gate withheld, why:
+   * `its text carries a runtime error` (a stack frame, an HTML page, its cause's message).
+   */
+  readonly withheld?: string;
   /** Stack frames and the cause chain (warn and error records only): scrubbed, controls escaped. */
   readonly stack?: string;
 }

@@ -1,6 +1,7 @@
 /**
  * MCP protocol errors (`McpError` of SDK v1, `ProtocolError` of SDK v2), recognised structurally, so that neither SDK
- * is imported at run time. They pass through the policy untouched.
+ * is imported at run time. A handler's deliberate one keeps its code and words (through the exit gate); one with the
+ * code InternalError, or a code that is no JSON-RPC error code, is judged like any error (classify.ts).
  */
 import { readProp, readString } from './kit/read.js';
 import { INTERNAL_ERROR_CODE } from './status.js';
@@ -33,6 +34,14 @@ export function isProtocolError(error: unknown): boolean {
   const name = readString(error, 'name');
   const named = name === 'McpError' || name === 'ProtocolError' || (name === 'Error' && readString(readProp(error, 'constructor'), 'name') === 'McpError');
   return named && Number.isInteger(readProp(error, 'code'));
+}
+
+/**
+ * True for a code JSON-RPC reserves for errors, where MCP's codes live (-32768 to -32000). An HTTP status (`404`) or
+ * any other number an error carries as `code` is not sent as a JSON-RPC code.
+ */
+export function isJsonRpcCode(code: number): boolean {
+  return Number.isInteger(code) && code >= -32768 && code <= -32000;
 }
 
 /** The JSON-RPC code of a protocol error ({@link INTERNAL_ERROR_CODE} when unreadable). */

@@ -216,6 +216,8 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     let stack = level === 'info' ? undefined : stackText(error, policy);
     const who = callLabel(context, name, about);
     let message = headline(classification, who, label, quoteLine(errorMessage), detail);
+    const withheld = kind === 'crash' ? classification.withheld : undefined;
+    if (withheld !== undefined) message = `${message}; not shown: ${withheld}`;
     let report: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'> = {};
     if (reported) {
       const mode = reportMode(classification, stack);
@@ -238,6 +240,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
       ...idsOf(classification),
       ...detail.fields,
       ...report,
+      ...(withheld === undefined ? {} : { withheld }),
       ...(stack === undefined ? {} : { stack }),
     });
   } catch {

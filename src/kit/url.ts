@@ -73,10 +73,16 @@ export function redactUrl(url: string): string {
   return boundLength(`${origin}${parsed.pathname}${redactQuery(parsed.search.slice(1))}`, MAX_URL_LENGTH);
 }
 
+/** Name suffixes of no public service: IANA's special-use names and those networks use inside (`.lan`, `.corp`). */
+export const INTERNAL_SUFFIXES = 'localhost|local|internal|lan|corp|intranet|intra|localdomain|home\\.arpa|private';
+
+const INTERNAL_SUFFIX = new RegExp(`\\.(?:${INTERNAL_SUFFIXES})$`);
+
 /**
  * True for a host that names no public service: loopback (`127.0.0.0/8`, `::1`, `localhost` and its subdomains),
  * `0.0.0.0/8` and `::`, private addresses (`10/8`, `172.16/12`, `192.168/16`, `fc00::/7`), link-local (`169.254/16`,
- * `fe80::/10`), an IPv4-mapped IPv6 address, a single label (`billing`, `api`) or a name under `.local` or `.internal`.
+ * `fe80::/10`), an IPv4-mapped IPv6 address, a single label (`billing`, `api`) or a name under an internal suffix
+ * (`.local`, `.internal`, `.lan`, `.corp`, `.intranet`, `.localdomain`, `.home.arpa`, `.private`).
  * `host` is a URL's `hostname` (IPv6 in brackets, as the WHATWG URL parser writes it, IPv4 normalised to four numbers).
  * @example
  * ```ts
@@ -88,7 +94,7 @@ export function isInternalHost(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return /^(?:127|10|0)\.|^192\.168\.|^169\.254\.|^172\.(?:1[6-9]|2\d|3[01])\./.test(name);
   if (name.startsWith('[')) return /^\[(?:::1?\]|::ffff:|f[cd][\da-f]{2}:|fe[89ab][\da-f]:)/.test(name);
-  return !name.includes('.') || /\.(?:localhost|local|internal)$/.test(name);
+  return !name.includes('.') || INTERNAL_SUFFIX.test(name);
 }
 
 /**

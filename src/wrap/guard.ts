@@ -20,6 +20,7 @@ import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
 import { callFacts } from './sign-in.js';
 import { transparentAnswer } from './transparent.js';
+import { protocolAnswer } from './rpc-error.js';
 import { callState, claimCall, guardedCall, handledIn, keepFirst, markAnswer, markLogged, requestOf, settle } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */
@@ -154,8 +155,9 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
   }
   const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
   reportFailure(governing, context, classification, timed);
-  // a protocol error passes through; in report mode, every failure the SDK can answer goes back to it as it was thrown
-  const passed = classification.kind === 'protocol' ? { thrown: error } : governing.mode === 'report' ? transparentAnswer(error, governing) : undefined;
+  // a protocol error goes to the SDK with its code, its text through the gate; in report mode, every failure the SDK
+  // can answer goes back to it as it was thrown (secrets scrubbed)
+  const passed = governing.mode === 'report' ? transparentAnswer(error, governing) : classification.kind === 'protocol' ? { thrown: protocolAnswer(classification, governing) } : undefined;
   if (passed !== undefined) {
     markLogged(passed.thrown, classification, request);
     throw passed.thrown;

@@ -17,7 +17,7 @@ import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { guardedCall, handledIn } from './calls.js';
 import { crashText, errorData } from './meta.js';
-import { PolicyRpcError } from './rpc-error.js';
+import { PolicyRpcError, protocolAnswer } from './rpc-error.js';
 import { transparentAnswer } from './transparent.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
@@ -76,7 +76,7 @@ export function namedListCallback(list: Fn, template: string): Fn {
 
 /** The JSON-RPC error for a classified failure (a protocol error is thrown as it is). */
 function answer(classification: Classification, method: string, policy: ErrorPolicy): never {
-  if (classification.kind === 'protocol') throw classification.error;
+  if (classification.kind === 'protocol') throw protocolAnswer(classification, policy);
   if (classification.kind === 'anticipated') {
     throw new PolicyRpcError(classification.code, classification.message, errorData(policy, classification.failure, undefined));
   }
@@ -92,7 +92,7 @@ function fail(policy: ErrorPolicy, method: string, request: unknown, error: unkn
   } catch {
     throw new PolicyRpcError(INTERNAL_ERROR_CODE, `Error handling ${method}`);
   }
-  const passed = policy.mode === 'report' && classification.kind !== 'protocol' ? transparentAnswer(error, policy) : undefined;
+  const passed = policy.mode === 'report' ? transparentAnswer(error, policy) : undefined;
   if (passed !== undefined) throw passed.thrown;
   return answer(classification, method, policy);
 }

@@ -7,7 +7,6 @@ import { classifyCall } from '../classify.js';
 import { resolvePolicy, type ErrorPolicy } from '../policy.js';
 import { messageOf } from '../kit/read.js';
 import { reportFailure } from '../report.js';
-import { safeText } from '../scrub.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
 import { callFacts } from './sign-in.js';
@@ -34,10 +33,10 @@ function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
 /**
  * The isError result of a classified failure: `Error executing tool <name>: <message>`, or the crash's text with its
  * reference, and the failure object. A protocol error (only `toToolResult` makes a result of one; wrappers rethrow
- * them) shows its message, as the SDK itself does for a protocol error thrown by a tool.
+ * them) shows its message through the gate, as the SDK itself shows a protocol error thrown by a tool.
  */
 function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
-  if (classification.kind === 'protocol') return result(safeText(messageOf(classification.error), policy.maxMessageLength, policy.redact));
+  if (classification.kind === 'protocol') return result(classification.message);
   const text = classification.kind === 'crash' ? crashText(failedCallText('tool', name, policy), classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
   return result(text, toolMeta(policy, classification.failure, classification.kind === 'anticipated' && classification.reauthorize));
 }

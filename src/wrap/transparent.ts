@@ -43,11 +43,18 @@ export function transparentAnswer(error: unknown, policy: ErrorPolicy): { readon
     if (data !== undefined) JSON.stringify(data);
     if (message === undefined) return { thrown: error };
     const text = scrubbed(message, policy);
-    if (text === message) return { thrown: error };
-    const standIn: unknown = Object.create(error);
-    Object.defineProperty(standIn, 'message', { value: text, configurable: true, writable: true });
-    return { thrown: standIn };
+    return { thrown: text === message ? error : standIn(error, { message: text }) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A stand-in for a thrown error that the SDK answers in its place: it inherits from `error` (`instanceof`, `name` and
+ * `code` stay) with `fields` as its own properties. The thrown value itself is never changed.
+ */
+export function standIn(error: object, fields: Readonly<Record<string, unknown>>): object {
+  const out = Object.create(error) as object;
+  for (const [key, value] of Object.entries(fields)) Object.defineProperty(out, key, { value, configurable: true, writable: true });
+  return out;
 }

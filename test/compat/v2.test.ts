@@ -139,13 +139,13 @@ describe("SDK v2's own errors", () => {
     const policy = createErrorPolicy({ logger: () => undefined });
     const own = new ProtocolError(-32602, 'Unknown cell');
     expect(isProtocolError(own)).toBe(true);
-    expect(classifyError(own, policy)).toEqual({ kind: 'protocol', code: -32602, status: 400, level: 'info', error: own });
+    expect(classifyError(own, policy)).toEqual({ kind: 'protocol', code: -32602, status: 400, level: 'info', error: own, message: 'Unknown cell' });
 
     // v2's ResourceNotFoundError carries -32602 (invalid params) and the URI: the 2026-07-28 revision's code for a miss.
     const notFound = new ResourceNotFoundError('compat://sheets/Q3', 'No sheet named Q3');
     expect(notFound.code).toBe(-32602);
     expect(notFound.data).toEqual({ uri: 'compat://sheets/Q3' });
-    expect(classifyError(notFound, policy)).toEqual({ kind: 'protocol', code: -32602, status: 400, level: 'info', error: notFound });
+    expect(classifyError(notFound, policy)).toEqual({ kind: 'protocol', code: -32602, status: 400, level: 'info', error: notFound, message: 'No sheet named Q3' });
 
     const elicitation = sdkV2.urlElicitationRequired();
     expect(classifyError(elicitation, policy)).toMatchObject({ kind: 'protocol', code: -32042, status: 403 });

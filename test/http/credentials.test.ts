@@ -176,7 +176,8 @@ describe('planted credentials through the real clients, a real McpServer under a
       case 'lambda_signature_mismatch':
         return {
           // the service's text on one line, cut at 500 characters inside the payload hash, which goes with the cut
-          text: `AWS Lambda request failed with 403 Forbidden (${name === 'lambda_invalid_signature' ? 'InvalidSignatureException' : 'SignatureDoesNotMatch'}): Credentials rejected: ${lead} The Canonical String for this request should have been '${canonical.filter((line) => line !== '').join(' ')} …`,
+          // (the loopback host the service quotes is an internal host: the exit gate names none)
+          text: `AWS Lambda request failed with 403 Forbidden (${name === 'lambda_invalid_signature' ? 'InvalidSignatureException' : 'SignatureDoesNotMatch'}): Credentials rejected: ${lead} The Canonical String for this request should have been '${canonical.filter((line) => line !== '').join(' ').replace(`host:${host}`, 'host:[internal host]')} …`,
           errorMessage: `${lead}\n\nThe Canonical String for this request should have been\n'${[...canonical, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'].join('\n')}'\n\nThe String-to-Sign should have been\n'AWS4-HMAC-SHA256\n${date}\n20260101/us-east-1/lambda/aws4_request\n0f1e2d3c'\nRequest headers: authorization: [REDACTED], SignedHeaders=${signed}, Signature=[REDACTED]`,
         };
       case 'openai_masked_key':

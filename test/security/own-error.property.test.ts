@@ -51,7 +51,8 @@ afterAll(async () => {
 const EMBEDDED = [...Object.values(EMBEDDINGS), ...Object.values(FORM_EMBEDDINGS)].map(([raw]) => raw);
 
 /** Texts with the canary and one or two embedded secrets (or lines that look like a stack frame) between arbitrary strings. */
-const piece = fc.constantFrom(...EMBEDDED, '\n    at /srv/own.js:1:1\n');
+const FRAME_PIECE = '\n    at /srv/own.js:1:1\n';
+const piece = fc.constantFrom(...EMBEDDED, FRAME_PIECE);
 const textArb = fc
   .tuple(fc.string({ maxLength: 40 }), piece, fc.string({ maxLength: 20 }), fc.option(piece, { nil: '' }), fc.string({ maxLength: 40 }))
   .map((parts) => `${CANARY} ${parts.join(' ')}`);
@@ -72,6 +73,11 @@ describe('ownErrorRule: a dependency\'s plain Error stays masked, the server\'s 
             expect(result.content[0]!.text).toMatch(/^Error executing tool fail \(reference [0-9a-f]{12}\)$/);
             expect(wire).not.toContain(CANARY);
             expect(records[0]).toMatchObject({ level: 'error', kind: 'crash' });
+          } else if (text.includes(FRAME_PIECE)) {
+            // a text that carries a stack frame is a crash's, however it was made (the exit gate)
+            expect(result.content[0]!.text).toMatch(/^Error executing tool fail \(reference [0-9a-f]{12}\)$/);
+            expect(wire).not.toContain(CANARY);
+            expect(records[0]).toMatchObject({ level: 'error', kind: 'crash', withheld: 'its text carries a stack frame' });
           } else {
             expect(result.content[0]!.text.startsWith('Error executing tool fail: ')).toBe(true);
             expect(result.content[0]!.text).toContain(CANARY);
