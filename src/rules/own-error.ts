@@ -6,7 +6,6 @@
 import { nodeBuiltin } from '../kit/builtin.js';
 import { fail } from '../kit/fail.js';
 import { httpAnswerOf } from '../kit/http.js';
-import { clientUrl } from '../kit/url.js';
 import { hasKey, isRecord, messageOf, readProp, stackOf } from '../kit/read.js';
 import type { ErrorRule } from './rule.js';
 
@@ -27,9 +26,6 @@ export interface OwnErrorRuleOptions {
 
 /** Fields of Node's system errors (and of errors that copy them): an error with one is not a plain own error. */
 const SYSTEM_FIELDS = ['code', 'errno', 'syscall', 'path', 'dest', 'address', 'port'];
-
-/** An http(s) URL in a message: up to a space, a quote, an angle bracket or a parenthesis. */
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s'"<>()]+/gi;
 
 /** `at fn (/srv/a.js:1:2)`, `at async fn (file:///srv/a.mjs:1:2)`, `at /srv/a.js:1:2`: the location's file. */
 const FRAME = /^\s*at (?:.*? \()?(.+?):\d+:\d+\)?$/;
@@ -137,10 +133,11 @@ function rootFolder(root: string, { fs, path }: Files): string {
  *   `node_modules` (npx, a global install, a dependency). An error made by the runtime, a dependency or this package is
  *   not accepted.
  *
- * The text is the error's message, scrubbed of secrets and bounded like every client text (a secret interpolated into a
- * message is only caught when it has a known shape: add `redact` for the others); a URL in it whose host is internal
- * (loopback, private, link-local, a single label) loses its scheme and host, as in every rule's text. Logged at warn with its stack, since
- * it can still be a bug. Status 500; failure code `own-error`, not retryable.
+ * The text is the error's message, through the exit gate like every client text: scrubbed of secrets and bounded,
+ * without internal hosts or source locations, an upstream 5xx answer's body cut; a message that carries a crash (it
+ * quotes a runtime error, a stack frame, an HTML page or its own cause: "catch, add context, rethrow") is not shown
+ * for being own, and the call is answered as a crash. Logged at warn with its stack, since it can still be a bug.
+ * Status 500; failure code `own-error`, not retryable.
  *
  * A server bundled into one file (esbuild, wrangler) holds this package's code in the same file as its own, so the rule
  * cannot tell them apart and accepts nothing, unless Node maps the stack to the sources (`node --enable-source-maps`
@@ -181,7 +178,7 @@ export function ownErrorRule(options: OwnErrorRuleOptions = {}): ErrorRule {
       const message = messageOf(error);
       return message !== '' && isUnder(own, framesOf(stackOf(error) ?? '', message, files)[0], files);
     },
-    message: (error: unknown) => messageOf(error).replace(URL_IN_TEXT, (url) => clientUrl(url)),
+    message: messageOf,
   });
 }
 
