@@ -8,6 +8,7 @@
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
 import { CALLBACK_METHODS } from '../callback-methods.js';
+import { cancellation, wasCancelled } from '../cancellation.js';
 import type { Classification } from '../classification.js';
 import { classifyCall } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
@@ -152,7 +153,10 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
-  const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
+  // a failure after the call's signal was aborted is the cancellation's doing, whatever was thrown
+  const classification = wasCancelled(request)
+    ? cancellation(error, governing)
+    : classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
   reportFailure(governing, context, classification, timed);
   // a protocol error passes through; in report mode, every failure the SDK can answer goes back to it as it was thrown
   const passed = classification.kind === 'protocol' ? { thrown: error } : governing.mode === 'report' ? transparentAnswer(error, governing) : undefined;
