@@ -1,7 +1,8 @@
 /**
  * The guard every wrapper shares: run the handler, and on failure classify, report once and answer in the wire shape of
  * its kind. On success it does nothing beyond the try, unless the governing policy has an access log or a degraded
- * check (or a server's access log needs to know the call reached a callback).
+ * check (or a server's access log needs to know the call reached a callback). A failure after the call's signal was
+ * aborted (the client cancelled it) is classified as a cancellation, whatever was thrown (src/cancellation.ts).
  *
  * Which policy governs a call, first that applies: the wrapper's own `policy` option; the server's policy, once
  * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;

@@ -5,8 +5,8 @@
  * `Error handling <method> (reference <id>)`; a protocol error passes through (in report mode, every failure: the SDK
  * answers it). Each failure is logged once, named by the method, under the kind the request is about (a completion:
  * the prompt or resource its `ref` names, and the record's `about` names it and the argument; a `resources/list` that
- * failed in a template's list callback: `about` names the template). These requests get no
- * access-log outcome and no telemetry span of their own.
+ * failed in a template's list callback: `about` names the template). A failure after the request's signal was aborted
+ * is a cancellation (src/cancellation.ts). These requests get no access-log outcome and no telemetry span of their own.
  */
 import { cancellation, wasCancelled } from '../cancellation.js';
 import type { Classification } from '../classification.js';
