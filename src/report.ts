@@ -2,6 +2,7 @@
  * Reporting: the one log record and the one access-log outcome of each call. Nothing here may throw into the caller:
  * a logger or `onOutcome` that throws is contained (a failing logger's record goes to stderr instead).
  */
+import { isCancellation } from './cancellation.js';
 import type { Classification } from './classification.js';
 import { stderrSink, type HandlerKind, type LogRecord } from './log.js';
 import { sinkOf, type ErrorPolicy } from './policy.js';
@@ -154,6 +155,7 @@ function detailOf(classification: Classification, policy: ErrorPolicy): Detail {
 function headline(classification: Classification, who: string, label: string, quoted: string, detail: Detail): string {
   if (classification.kind === 'crash') return `${who} crashed (reference ${classification.reference}): ${label} ${quoted}`;
   if (classification.kind === 'protocol') return `${who} failed with protocol error ${classification.code}: ${label} ${quoted}`;
+  if (isCancellation(classification)) return `${who} cancelled: ${label} ${quoted}`;
   const matched = detail.matched === undefined ? '' : `; matched cause ${detail.matched}`;
   if (classification.level === 'info' && detail.request === undefined) return `${who} failed: ${label} ${quoted}${matched}`;
   const request = detail.request === undefined ? '' : `: ${detail.request}`;

@@ -29,6 +29,8 @@ const OK = 200;
 export const CRASH = 500;
 /** A re-authorization failure, or a call refused while degraded. */
 export const UNAUTHORIZED = 401;
+/** A call the client cancelled ("client closed request", as nginx names it): its signal was aborted. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** A call the SDK answered itself, before any callback: an unknown or disabled name, or an invalid one. */
 export function statusOfRejection(lookup: 'not-found' | 'invalid'): number {

@@ -1,13 +1,15 @@
 /**
  * The guard every wrapper shares: run the handler, and on failure classify, report once and answer in the wire shape of
  * its kind. On success it does nothing beyond the try, unless the governing policy has an access log or a degraded
- * check (or a server's access log needs to know the call reached a callback).
+ * check (or a server's access log needs to know the call reached a callback). A failure after the call's signal was
+ * aborted (the client cancelled it) is classified as a cancellation, whatever was thrown (src/cancellation.ts).
  *
  * Which policy governs a call, first that applies: the wrapper's own `policy` option; the server's policy, once
  * `applyErrorPolicy` has bound the wrapper; the policy of an outer wrapper of the same call that governs inner ones;
  * `defaultPolicy`. The name, likewise: the `name` option, the registered name, the outer wrapper's, the function's.
  */
 import { CALLBACK_METHODS } from '../callback-methods.js';
+import { cancellation, wasCancelled } from '../cancellation.js';
 import type { Classification } from '../classification.js';
 import { classifyCall } from '../classify.js';
 import { degradedFailure, type FailureInfo } from '../failure.js';
@@ -153,7 +155,10 @@ function fail(control: Control, policy: ErrorPolicy, call: Call | undefined, arg
     if (governor !== undefined) governing = governor.policy;
     context = { handler: shape.handler, name: nameOfCall(control, args, governor?.name), startedAt: 0 };
   }
-  const classification = classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
+  // a failure after the call's signal was aborted is the cancellation's doing, whatever was thrown
+  const classification = wasCancelled(request)
+    ? cancellation(error, governing)
+    : classifyCall(error, governing, callFacts(request, shape.handler, context.name), { args: args.filter((arg) => arg !== request) });
   reportFailure(governing, context, classification, timed);
   // a protocol error goes to the SDK with its code, its text through the gate; in report mode, every failure the SDK
   // can answer goes back to it as it was thrown (secrets scrubbed)

@@ -5,9 +5,10 @@
  * `Error handling <method> (reference <id>)`; a protocol error passes through (in report mode, every failure: the SDK
  * answers it). Each failure is logged once, named by the method, under the kind the request is about (a completion:
  * the prompt or resource its `ref` names, and the record's `about` names it and the argument; a `resources/list` that
- * failed in a template's list callback: `about` names the template). These requests get no
- * access-log outcome and no telemetry span of their own.
+ * failed in a template's list callback: `about` names the template). A failure after the request's signal was aborted
+ * is a cancellation (src/cancellation.ts). These requests get no access-log outcome and no telemetry span of their own.
  */
+import { cancellation, wasCancelled } from '../cancellation.js';
 import type { Classification } from '../classification.js';
 import { classifyError } from '../classify.js';
 import type { HandlerKind } from '../log.js';
@@ -15,7 +16,7 @@ import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
-import { guardedCall, handledIn } from './calls.js';
+import { guardedCall, handledIn, requestOf } from './calls.js';
 import { crashText, errorData } from './meta.js';
 import { PolicyRpcError, protocolAnswer } from './rpc-error.js';
 import { transparentAnswer } from './transparent.js';
@@ -58,8 +59,16 @@ function aboutOf(method: string, request: unknown): string | undefined {
   return about === '' ? undefined : about;
 }
 
-/** What a list failure was about, by the error a template's list callback threw (src/adapters/mcp-server.ts tags it). */
+/**
+ * What a list failure was about, by the error a template's list callback threw (src/adapters/mcp-server.ts tags it),
+ * or, for a thrown primitive (the reason string of a cancelled call), by the call's per-request context.
+ */
 const listFailures = new WeakMap<object, string>();
+
+/** The key of a list failure in {@link listFailures}: the error, else the call's per-request context. */
+function listFailureKey(error: unknown, args: readonly unknown[]): object | undefined {
+  return isObjectLike(error) ? error : requestOf(args);
+}
 
 /**
  * Runs a resource template's list callback so that what it throws names the template in the record of the
@@ -68,7 +77,8 @@ const listFailures = new WeakMap<object, string>();
 export function namedListCallback(list: Fn, template: string): Fn {
   return function (this: unknown, ...args: unknown[]): unknown {
     return guardedCall(list, this, args, (error) => {
-      if (isObjectLike(error) && !listFailures.has(error)) listFailures.set(error, `resource template ${JSON.stringify(template)}`);
+      const key = listFailureKey(error, args);
+      if (key !== undefined && !listFailures.has(key)) listFailures.set(key, `resource template ${JSON.stringify(template)}`);
       throw error;
     });
   };
@@ -83,12 +93,16 @@ function answer(classification: Classification, method: string, policy: ErrorPol
   throw new PolicyRpcError(INTERNAL_ERROR_CODE, crashText(`Error handling ${method}`, classification), errorData(policy, classification.failure, undefined));
 }
 
-function fail(policy: ErrorPolicy, method: string, request: unknown, error: unknown): never {
+function fail(policy: ErrorPolicy, method: string, args: readonly unknown[], error: unknown): never {
   if (handledIn(error, undefined) !== undefined) throw error; // an answer of this package's, made inside
+  const request = args[0];
   let classification: Classification;
   try {
-    classification = classifyError(error, policy);
-    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0, about: aboutOf(method, request) ?? (isObjectLike(error) ? listFailures.get(error) : undefined) }, classification, false);
+    // a failure after the request's signal was aborted is the cancellation's doing, whatever was thrown
+    classification = wasCancelled(requestOf(args)) ? cancellation(error, policy) : classifyError(error, policy);
+    const key = listFailureKey(error, args);
+    const about = aboutOf(method, request) ?? (key === undefined ? undefined : listFailures.get(key));
+    reportFailure(policy, { handler: kindOf(method, request), name: method, startedAt: 0, about }, classification, false);
   } catch {
     throw new PolicyRpcError(INTERNAL_ERROR_CODE, `Error handling ${method}`);
   }
@@ -103,6 +117,6 @@ function fail(policy: ErrorPolicy, method: string, request: unknown, error: unkn
  */
 export function guardRequest(handler: Fn, method: string, policy: ErrorPolicy): Fn {
   return function (this: unknown, ...args: unknown[]): unknown {
-    return guardedCall(handler, this, args, (error) => fail(policy, method, args[0], error));
+    return guardedCall(handler, this, args, (error) => fail(policy, method, args, error));
   };
 }
