@@ -281,7 +281,7 @@ function hasRegistrations(registries: Registries, kind: HandlerKind): boolean {
  * Who set the handler of `method` the `Server` holds when the policy is applied: server code, if the McpServer has not
  * set its handlers of that method; else the McpServer, unless the handler serves calls (tools/call, resources/read,
  * prompts/get) and the McpServer holds no registration of that kind yet. Then it is either's: the McpServer sets its
- * handlers when it is made with the capability declared (SDK 1.2x and later, 2.x), and server code may have replaced
+ * handlers when it is made with the capability declared (SDK 1.32.2 and later, 2.x), and server code may have replaced
  * them since (nothing tells the two apart); see {@link byRegistrations}.
  */
 function setByAtApply(ctx: Context, method: string): SetBy {
