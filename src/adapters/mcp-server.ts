@@ -313,6 +313,7 @@ function byRegistrations(ctx: Context, kind: HandlerKind, mcp: Fn, direct: Fn): 
 function coverRequests(ctx: Context, low: object, map: Map<unknown, unknown>, calls: boolean, setsOwn: (method: string) => boolean): void {
   const direct = directHandlerWrapper(low, ctx.policy);
   coverHandlerMap(map, (method, handler, existing) => {
+    // asked of every handler set, lists included: each announcement of the McpServer's serves one handler
     const setBy: SetBy = existing ? setByAtApply(ctx, method) : setsOwn(method) ? 'McpServer' : 'server code';
     if (method === 'resources/list') return guardRequest(nameListFailures(ctx.registries, handler), method, ctx.policy);
     if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
