@@ -1,7 +1,7 @@
 /**
  * applyErrorPolicy: one line that puts a whole server under a policy, whatever its shape. Each shape (McpServer of
- * SDK v1 and v2, the low-level `Server`) is one adapter under src/adapters/, behind one interface; this module checks
- * the arguments, keeps one policy per server and hands the server to the adapter that takes it.
+ * SDK v1 and v2, the low-level `Server`, FastMCP) is one adapter under src/adapters/, behind one interface; this module
+ * checks the arguments, keeps one policy per server and hands the server to the adapter that takes it.
  */
 import { resolvePolicy, type ErrorPolicy } from './policy.js';
 import { isObjectLike, readProp } from './kit/read.js';
@@ -107,11 +107,17 @@ function anotherPolicy(): Error {
  * On a low-level `Server` (`@modelcontextprotocol/sdk/server/index.js` 1.x, `Server` of `@modelcontextprotocol/server`
  * 2.x): the handlers of `tools/call`, `resources/read` and `prompts/get`, set by `setRequestHandler` before or after
  * the call, are each wrapped whole, every failure named by the request's `params.name` or `params.uri`, with the wire
- * shapes above; completions and lists as above. Protocol errors pass through, logged once at info.
+ * shapes above; completions and lists as above. Protocol errors pass through, logged once at info. Handlers that
+ * server code sets on an `McpServer`'s `server` (`mcpServer.server.setRequestHandler(CallToolRequestSchema, …)`),
+ * before the call or after it, are covered the same way when the policy is applied to the `McpServer`; the
+ * `McpServer`'s own handlers (those that serve its registered tools, resources and prompts) are not wrapped again.
  *
  * What it leaves alone: requests for a method the server has no handler for (the protocol layer answers "Method not
  * found" and nothing is counted); the SDK's own answers for unknown tools, unknown prompts and resource URIs that
- * nothing serves; handlers of other requests.
+ * nothing serves; the SDK's own handlers (`initialize`, `ping`, `logging/setLevel`, task requests). A handler set with
+ * `setRequestHandler` for any other request (`resources/subscribe`, a custom method) it cannot guard: its failures reach
+ * the client as the SDK sends them, and a process warning (type `McpErrorPolicyWarning`, code
+ * `MCP_ERROR_POLICY_UNGUARDED_HANDLER`) names it once, when the policy is applied or when the handler is set.
  *
  * On SDK v2, a prompt's callback lives in a closure of the SDK, so a prompt registered before the call is covered
  * by wrapping the SDK's prompt handler, argument validation included: invalid arguments there are logged once at info

@@ -22,6 +22,7 @@ import { bindGuard, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import { requestHandlersOf } from './low-level-internals.js';
 import type { ServerAdapter } from './adapter.js';
+import { emitPolicyWarning } from './unguarded.js';
 
 /** What `applyErrorPolicy` needs to see of a FastMCP server (npm `fastmcp`): its registration methods. */
 export interface FastMcpLike {
@@ -134,9 +135,7 @@ function warnOfEarlyRegistrations(server: object, covered: ReadonlySet<string>):
         const early = found.flat().filter((name) => !covered.has(name));
         if (early.length === 0) return;
         const text = `applyErrorPolicy: this FastMCP server serves ${early.join(', ')} without the policy: added before applyErrorPolicy(server). Apply it first: applyErrorPolicy(new FastMCP(...))`;
-        const emit = readProp(globalThis.process, 'emitWarning');
-        if (typeof emit === 'function') (emit as Fn).call(globalThis.process, text, 'McpErrorPolicyWarning');
-        else console.warn(text);
+        emitPolicyWarning(text);
       },
       () => undefined,
     );

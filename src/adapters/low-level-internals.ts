@@ -91,26 +91,31 @@ function passingRequestSchemaErrors(handler: Fn): Fn {
 }
 
 /**
- * Replaces each handler of `map` that `wrapEntry` wraps (it returns `undefined` for the others), now and whenever the
- * SDK sets one later (`setRequestHandler` sets the map's entry: both SDKs). A handler this module wrapped is not
- * wrapped again.
+ * Wraps a request handler by its method: the wrapper, or `undefined` to leave the handler alone. `existing`: the
+ * handler was in the map when it was covered (else the SDK is setting it now).
  */
-export function coverHandlerMap(map: Map<unknown, unknown>, wrapEntry: (method: string, handler: Fn) => Fn | undefined): void {
+export type WrapEntry = (method: string, handler: Fn, existing: boolean) => Fn | undefined;
+
+/**
+ * Replaces each handler of `map` that `wrapEntry` wraps, now and whenever the SDK sets one later (`setRequestHandler`
+ * sets the map's entry: both SDKs). A handler this module wrapped is not wrapped again.
+ */
+export function coverHandlerMap(map: Map<unknown, unknown>, wrapEntry: WrapEntry): void {
   if (readProp(map.set, PATCHED) !== undefined) return;
   const baseSet = map.set;
-  const wrapped = (method: unknown, handler: unknown): unknown => {
+  const wrapped = (method: unknown, handler: unknown, existing: boolean): unknown => {
     if (typeof method !== 'string' || typeof handler !== 'function' || readProp(handler, PATCHED) !== undefined) return handler;
-    const out = wrapEntry(method, passingRequestSchemaErrors(handler as Fn));
+    const out = wrapEntry(method, passingRequestSchemaErrors(handler as Fn), existing);
     if (out === undefined) return handler;
     Object.defineProperty(out, PATCHED, { value: handler });
     return out;
   };
   const set = function (this: Map<unknown, unknown>, method: unknown, handler: unknown): Map<unknown, unknown> {
-    return baseSet.call(this, method, wrapped(method, handler));
+    return baseSet.call(this, method, wrapped(method, handler, false));
   };
   Object.defineProperty(set, PATCHED, { value: baseSet });
   Object.defineProperty(map, 'set', { value: set, configurable: true, writable: true, enumerable: false });
-  for (const [method, handler] of map) baseSet.call(map, method, wrapped(method, handler));
+  for (const [method, handler] of map) baseSet.call(map, method, wrapped(method, handler, true));
 }
 
 /** Calls the method `key` of `target`: what it returns, or `undefined` when there is no such method or it throws. */

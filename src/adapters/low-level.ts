@@ -16,6 +16,7 @@ import { signInAnswer, signInMode } from '../wrap/sign-in.js';
 import type { ServerAdapter } from './adapter.js';
 import { refuseMcpServerCallbacks } from './held-server.js';
 import { coverHandlerMap, looksLikeLowLevelServer, requestHandlersOf } from './low-level-internals.js';
+import { warnUnguarded } from './unguarded.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -52,6 +53,22 @@ function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, han
   } as Fn;
 }
 
+/**
+ * What the policy does with a request handler that server code sets on `low` (a low-level `Server`, or the one an
+ * `McpServer` holds), by its method: the handlers of tools/call, resources/read and prompts/get are wrapped whole, those
+ * of completions and lists guarded; for any other method it returns `undefined`, having warned that it cannot guard
+ * the handler (./unguarded.ts).
+ */
+export function directHandlerWrapper(low: object, policy: ErrorPolicy): (method: string, handler: Fn) => Fn | undefined {
+  return (method, handler) => {
+    if (isListOrCompletion(method)) return guardRequest(handler, method, policy);
+    const kind = callbackKindOf(method);
+    if (kind !== undefined) return wrapHandler(low, policy, kind, handler);
+    warnUnguarded(low, method);
+    return undefined;
+  };
+}
+
 /** The adapter for a low-level `Server` of either SDK. */
 export const lowLevelAdapter: ServerAdapter = {
   name: 'low-level Server',
@@ -65,10 +82,6 @@ export const lowLevelAdapter: ServerAdapter = {
       );
     }
     refuseMcpServerCallbacks(server);
-    coverHandlerMap(map, (method, handler) => {
-      if (isListOrCompletion(method)) return guardRequest(handler, method, policy);
-      const kind = callbackKindOf(method);
-      return kind === undefined ? undefined : wrapHandler(server, policy, kind, handler);
-    });
+    coverHandlerMap(map, directHandlerWrapper(server, policy));
   },
 };

@@ -217,6 +217,57 @@ export function templateMatches(entry: unknown, uri: string): boolean {
   return isObjectLike(callMethod(readProp(readProp(entry, 'resourceTemplate'), 'uriTemplate'), 'match', uri));
 }
 
+/**
+ * The flag an `McpServer` sets once it has set its request handlers of a method's group (SDK 1.13.0-1.32.2, server
+ * 2.0.0-2.4.0); it sets them at the first registration of that kind, and never again.
+ */
+const HANDLER_FLAGS: Readonly<Record<string, string>> = {
+  'tools/list': '_toolHandlersInitialized',
+  'tools/call': '_toolHandlersInitialized',
+  'resources/list': '_resourceHandlersInitialized',
+  'resources/templates/list': '_resourceHandlersInitialized',
+  'resources/read': '_resourceHandlersInitialized',
+  'prompts/list': '_promptHandlersInitialized',
+  'prompts/get': '_promptHandlersInitialized',
+  'completion/complete': '_completionHandlerInitialized',
+};
+
+/**
+ * Whether the `McpServer` has set its handler of `method` on the `Server` it holds: `false` for a method it has not set
+ * (a handler there now is server code's) or never sets, or a string saying what is unknown about the layout. `true`
+ * does not say the handler there now is still its own: server code may have replaced it since (./mcp-server.ts).
+ */
+export function setByMcpServer(server: object, method: string): boolean | string {
+  const flag = HANDLER_FLAGS[method];
+  if (flag === undefined) return false;
+  const value = readProp(server, flag);
+  return typeof value === 'boolean' ? value : `no \`${flag}\``;
+}
+
+/**
+ * Tells the request handlers an `McpServer` sets on the `Server` it holds from those server code sets there, from now
+ * on. Both SDKs' `McpServer` call `server.assertCanSetRequestHandler(method)` for each handler of a group just before
+ * setting them, in one synchronous run (SDK 1.13.0-1.32.2, server 2.0.0-2.4.0); `setRequestHandler` alone does not.
+ * Returns whether the handler of `method` being set now is the `McpServer`'s, or `undefined` (nothing changed) when the
+ * `Server` has no `assertCanSetRequestHandler`.
+ */
+export function watchMcpServerSets(low: unknown): ((method: string) => boolean) | undefined {
+  const assert = readProp(low, 'assertCanSetRequestHandler');
+  if (!isObjectLike(low) || typeof assert !== 'function') return undefined;
+  const announced = new Set<string>();
+  const announcing = function (this: unknown, method: unknown, ...rest: unknown[]): unknown {
+    const result = (assert as Fn).call(this, method, ...rest);
+    if (typeof method === 'string') {
+      // an announcement the McpServer did not follow (it threw between them) does not outlive its run
+      if (announced.size === 0) queueMicrotask(() => announced.clear());
+      announced.add(method);
+    }
+    return result;
+  };
+  Object.defineProperty(low, 'assertCanSetRequestHandler', { value: announcing, configurable: true, writable: true, enumerable: false });
+  return (method) => announced.delete(method);
+}
+
 /** Which SDK and version a server comes from, for error messages: SDK 1.x has `tool()`, server 2.x does not. */
 export function sdkFound(server: object): string {
   const name = typeof readProp(server, 'tool') === 'function' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/server';

@@ -21,7 +21,7 @@ import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
 import { guardRequest, isListOrCompletion, namedListCallback } from '../wrap/request.js';
 import { outputSchemaCrash } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
-import { elicitsSignIn, withSignIn } from './low-level.js';
+import { directHandlerWrapper, elicitsSignIn, withSignIn } from './low-level.js';
 import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
 import {
   REGISTRATION_METHODS,
@@ -38,10 +38,12 @@ import {
   toolErrorMakerOf,
   toolOutputValidatorOf,
   sdkFound,
+  setByMcpServer,
   taskHandlerSlotOf,
   templateListSlotOf,
   templateMatches,
   type Entry,
+  watchMcpServerSets,
   type Registries,
 } from './mcp-server-internals.js';
 
@@ -259,17 +261,67 @@ function nameListFailures(registries: Registries, handler: Fn): Fn {
   };
 }
 
+/** Who set a request handler of the `Server` an McpServer holds: the McpServer, server code, or either (unknown). */
+type SetBy = 'McpServer' | 'server code' | 'either';
+
+/** Whether a registry holds any registration (without listing them: this runs on calls). */
+function holdsAny(registry: Readonly<Record<string, unknown>>): boolean {
+  for (const key in registry) if (Object.hasOwn(registry, key)) return true;
+  return false;
+}
+
+/** Whether the McpServer holds a registration of `kind` now (a resource: a static resource or a template). */
+function hasRegistrations(registries: Registries, kind: HandlerKind): boolean {
+  if (kind === 'tool') return holdsAny(registries.tools);
+  if (kind === 'prompt') return holdsAny(registries.prompts);
+  return holdsAny(registries.resources) || holdsAny(registries.templates);
+}
+
 /**
- * Wraps the low-level handlers the server sets, now and whenever it sets them: those of tools/call, resources/read and
- * prompts/get when `calls` (for the access log, sign-in answers and telemetry), and always those of the list requests
- * and completion/complete (which run the server's code: template list callbacks, completers).
+ * Who set the handler of `method` the `Server` holds when the policy is applied: server code, if the McpServer has not
+ * set its handlers of that method; else the McpServer, unless the handler serves calls (tools/call, resources/read,
+ * prompts/get) and the McpServer holds no registration of that kind yet. Then it is either's: the McpServer sets its
+ * handlers when it is made with the capability declared (SDK 1.32.2 and later, 2.x), and server code may have replaced
+ * them since (nothing tells the two apart); see {@link byRegistrations}.
  */
-function coverRequests(ctx: Context, map: Map<unknown, unknown>, calls: boolean): void {
-  coverHandlerMap(map, (method, handler) => {
+function setByAtApply(ctx: Context, method: string): SetBy {
+  if (setByMcpServer(ctx.server, method) !== true) return 'server code';
+  const kind = callbackKindOf(method);
+  return kind === undefined || hasRegistrations(ctx.registries, kind) ? 'McpServer' : 'either';
+}
+
+/**
+ * A call handler whose setter is unknown (`either`), answering each call as the McpServer's own (`mcp`) while the
+ * McpServer holds registrations of its kind, and as server code's (`direct`, a low-level Server's guard) while it holds
+ * none: an McpServer serves what it holds, and a handler that replaced its own would leave those registrations unserved.
+ */
+function byRegistrations(ctx: Context, kind: HandlerKind, mcp: Fn, direct: Fn): Fn {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    return (hasRegistrations(ctx.registries, kind) ? mcp : direct).apply(this, args);
+  };
+}
+
+/**
+ * Wraps the handlers of the `Server` the McpServer holds (`low`), now and whenever they are set (`setsOwn` tells
+ * whether a handler set later is the McpServer's; ./mcp-server-internals.ts). Those of the list requests and
+ * completion/complete are guarded whoever set them (they run the server's code: template list callbacks, completers,
+ * or server code's own lists). Those of tools/call, resources/read and prompts/get: the McpServer's own when `calls`
+ * (for the access log, sign-in answers and telemetry: its callbacks are guarded where it keeps them); those server code
+ * set on `mcpServer.server`, before the policy or after it, as on a low-level `Server` (./low-level.ts), and so are
+ * other requests' handlers, which it cannot guard (./unguarded.ts).
+ */
+function coverRequests(ctx: Context, low: object, map: Map<unknown, unknown>, calls: boolean, setsOwn: (method: string) => boolean): void {
+  const direct = directHandlerWrapper(low, ctx.policy);
+  coverHandlerMap(map, (method, handler, existing) => {
+    // asked of every handler set, lists included: each announcement of the McpServer's serves one handler
+    const setBy: SetBy = existing ? setByAtApply(ctx, method) : setsOwn(method) ? 'McpServer' : 'server code';
     if (method === 'resources/list') return guardRequest(nameListFailures(ctx.registries, handler), method, ctx.policy);
     if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
-    const kind = calls ? callbackKindOf(method) : undefined;
-    return kind === undefined ? undefined : wrapRequest(ctx, kind, handler);
+    const kind = callbackKindOf(method);
+    if (kind === undefined || setBy === 'server code') return direct(method, handler);
+    const mcp = calls ? wrapRequest(ctx, kind, handler) : undefined;
+    if (setBy === 'McpServer') return mcp;
+    return byRegistrations(ctx, kind, mcp ?? handler, direct(method, handler) ?? handler);
   });
 }
 
@@ -319,21 +371,28 @@ export const mcpServerAdapter: ServerAdapter = {
     if (typeof registries === 'string') throw unknownLayout(server, registries);
     const traced = policy.onOutcome !== undefined;
     const elicits = elicitsSignIn(policy);
-    const handlers = requestHandlersOf(lowLevelOf(server));
-    if (handlers === undefined) throw unknownLayout(server, 'no `server._requestHandlers` map');
+    const low = lowLevelOf(server);
+    const handlers = requestHandlersOf(low);
+    if (handlers === undefined || !isObjectLike(low)) throw unknownLayout(server, 'no `server._requestHandlers` map');
     const ctx: Context = { policy, traced, elicits, registries, server };
-    // check every registration before changing any, so that an unknown layout leaves the server as it was
+    // check every registration and handler before changing any, so that an unknown layout leaves the server as it was
     const registrations = listRegistrations(registries);
     for (const { entry, kind } of registrations) {
       const slot = callbackSlotOf(entry, kind);
       if (typeof slot === 'string') throw unknownLayout(server, slot);
     }
+    for (const method of handlers.keys()) {
+      const setBy = typeof method === 'string' ? setByMcpServer(server, method) : false;
+      if (typeof setBy === 'string') throw unknownLayout(server, setBy);
+    }
+    const setsOwn = watchMcpServerSets(low);
+    if (setsOwn === undefined) throw unknownLayout(server, 'no `server.assertCanSetRequestHandler`');
     for (const { entry, kind, name } of registrations) adopt(ctx, entry, kind, name);
     for (const [method, kind] of REGISTRATION_METHODS) patchMethod(ctx, method, kind);
     const tasks = experimentalTasksOf(server);
     if (tasks !== undefined) patchMethod(ctx, 'registerToolTask', 'tool', tasks);
     coverOutputValidation(ctx);
-    coverRequests(ctx, handlers, traced || elicits || policy.telemetry !== undefined);
+    coverRequests(ctx, low, handlers, traced || elicits || policy.telemetry !== undefined, setsOwn);
   },
   covers(server) {
     const low = lowLevelOf(server);
