@@ -52,6 +52,7 @@
  *
  * @packageDocumentation
  */
+import { packRules } from '../rules/pack.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { googleApiErrorRule } from './api-error.js';
 import { googleCredentialConfigRule } from './credential-config.js';
@@ -88,7 +89,7 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
  * const apiOnly = googleRules.filter((rule) => rule.name === 'google-api-error' || rule.name === 'google-quota');
  * ```
  */
-export const googleRules: readonly ErrorRule[] = Object.freeze([
+export const googleRules: readonly ErrorRule[] = packRules('...googleRules', [
   googleMissingCredentialsRule,
   googleSignInRequiredRule,
   googleCredentialConfigRule,
