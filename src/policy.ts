@@ -23,7 +23,9 @@ export interface ErrorPolicyOptions {
   /**
    * The allowlist for foreign errors: ordered rules, first match wins. A failure no rule accepts is a crash. The
    * package's own `ToolError`, `ResourceError` and `ResourceNotFoundError` and MCP protocol errors are handled by the
-   * policy itself, whatever this list holds (see `maskDeliberateErrors`): rules only add what clients may see.
+   * policy itself, whatever this list holds (see `maskDeliberateErrors`): rules only add what clients may see. The
+   * packs (`googleRules`, `httpRules`) go before the core rules, which would take their failures first: a pack's rule
+   * after a core rule throws a `TypeError` naming the order.
    * @default coreRules
    * @example
    * ```ts
