@@ -25,6 +25,7 @@ cd "$root"
 # The supported range's ends. Keep in step with package.json's peerDependencies and the README.
 SDK_OLDEST=1.23.0          # the oldest whose McpServer answers carry every failure object (JSON-RPC error data): the full table
 SDK_FLOOR=1.13.0           # the oldest whose McpServer applyErrorPolicy takes (the first with registerResource and registerPrompt)
+SDK_OUTPUT_SCHEMA=1.13.2   # the first whose failing tools with an outputSchema get the policy's answer (1.13.0/1.13.1: the SDK's -32602)
 SDK_BELOW_FLOOR=1.12.3     # refused by the types and at run time, both naming 1.13.0
 SDK_LOWLEVEL_OLDEST=1.0.1  # the peer range's end: a low-level Server with the wrappers, toToolResult, classifyError
 SERVER_OLDEST=2.0.0
@@ -127,6 +128,7 @@ prepare "sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST" "@modelcontextprotocol/sdk@$SDK_OLDES
 prepare "sdk-$SDK_LATEST-zod-$ZOD3_LATEST" "@modelcontextprotocol/sdk@$SDK_LATEST" "zod@$ZOD3_LATEST" || exit 1
 prepare "sdk-$SDK_LOWLEVEL_OLDEST" "@modelcontextprotocol/sdk@$SDK_LOWLEVEL_OLDEST" || exit 1
 prepare "sdk-$SDK_FLOOR" "@modelcontextprotocol/sdk@$SDK_FLOOR" "zod@$ZOD3_LATEST" || exit 1
+prepare "sdk-$SDK_OUTPUT_SCHEMA" "@modelcontextprotocol/sdk@$SDK_OUTPUT_SCHEMA" "zod@$ZOD3_LATEST" || exit 1
 prepare "sdk-$SDK_BELOW_FLOOR" "@modelcontextprotocol/sdk@$SDK_BELOW_FLOOR" "zod@$ZOD3_LATEST" || exit 1
 prepare "server-$SERVER_OLDEST" "@modelcontextprotocol/server@$SERVER_OLDEST" "@modelcontextprotocol/client@$SERVER_OLDEST" || exit 1
 prepare "otel-api-$OTEL_API_OLDEST" "@opentelemetry/api@$OTEL_API_OLDEST" "@opentelemetry/sdk-trace-base@$OTEL_SDK_OLDEST" \
@@ -159,6 +161,8 @@ run_cell "sdk-$SDK_OLDEST-node22" 22 "$scratch/sdk-$SDK_OLDEST-zod-$ZOD4_OLDEST"
 # ---- the oldest SDK 1.x, pinned by published servers built on the low-level `Server` (no McpServer yet): one focused file
 run_cell "sdk-$SDK_FLOOR" 20 "$scratch/sdk-$SDK_FLOOR" "sdk $SDK_FLOOR (the McpServer floor), zod $ZOD3_LATEST" \
   COMPAT_EXPECT_SDK="$SDK_FLOOR" -- test/compat/versions.test.ts test/compat/floor.test.ts
+run_cell "sdk-$SDK_OUTPUT_SCHEMA" 20 "$scratch/sdk-$SDK_OUTPUT_SCHEMA" "sdk $SDK_OUTPUT_SCHEMA (outputSchema tools answered by the policy), zod $ZOD3_LATEST" \
+  COMPAT_EXPECT_SDK="$SDK_OUTPUT_SCHEMA" -- test/compat/versions.test.ts test/compat/floor.test.ts
 run_cell "sdk-$SDK_BELOW_FLOOR" 20 "$scratch/sdk-$SDK_BELOW_FLOOR" "sdk $SDK_BELOW_FLOOR (below the floor: refused)" \
   COMPAT_EXPECT_SDK="$SDK_BELOW_FLOOR" -- test/compat/versions.test.ts test/compat/floor.test.ts
 run_cell "sdk-$SDK_LOWLEVEL_OLDEST" 20 "$scratch/sdk-$SDK_LOWLEVEL_OLDEST" "sdk $SDK_LOWLEVEL_OLDEST (oldest, low-level Server), its zod 3" \

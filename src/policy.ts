@@ -13,6 +13,7 @@ import { fail } from './kit/fail.js';
 import { isObjectLike, isRecord, readProp } from './kit/read.js';
 import { deliberateRules } from './rules/deliberate.js';
 import { coreRules } from './rules/index.js';
+import { packOf } from './rules/pack.js';
 import type { ErrorRule } from './rules/rule.js';
 import { isHttpStatus } from './kit/http.js';
 import { isPolicyTelemetry, type PolicyTelemetry } from './policy-telemetry.js';
@@ -22,7 +23,9 @@ export interface ErrorPolicyOptions {
   /**
    * The allowlist for foreign errors: ordered rules, first match wins. A failure no rule accepts is a crash. The
    * package's own `ToolError`, `ResourceError` and `ResourceNotFoundError` and MCP protocol errors are handled by the
-   * policy itself, whatever this list holds (see `maskDeliberateErrors`): rules only add what clients may see.
+   * policy itself, whatever this list holds (see `maskDeliberateErrors`): rules only add what clients may see. The
+   * packs (`googleRules`, `httpRules`) go before the core rules, which would take their failures first: a pack's rule
+   * after a core rule throws a `TypeError` naming the order.
    * @default coreRules
    * @example
    * ```ts
@@ -377,6 +380,26 @@ function validateRule(rule: unknown, at: string): ErrorRule {
   return Object.freeze(checkFields(r, RULE_CHECKS, `${at}.`, { name: r.name, predicate })) as unknown as ErrorRule;
 }
 
+/**
+ * Refuses a packaged pack's rule (`googleRules`, `httpRules`, recognised by their mark) placed after one of the core
+ * rules (recognised as the members of `coreRules`): the core rules take the failures they share with a pack first
+ * (`http-status` every HTTP error, `network` gaxios's network failures, `file-system` a missing Google `keyFile`), so
+ * `[...coreRules, ...googleRules]` would leave most of the pack dead, without a word. The message names the order to
+ * use, with every pack the list holds.
+ */
+function checkPackOrder(rules: readonly unknown[]): void {
+  const core = rules.findIndex((rule) => coreRules.includes(rule as ErrorRule));
+  const late = core === -1 ? -1 : rules.findIndex((rule, i) => i > core && packOf(rule) !== undefined);
+  if (late === -1) return;
+  const packs = [...new Set(rules.map(packOf).filter((pack) => pack !== undefined))];
+  const name = (i: number): string => (rules[i] as ErrorRule).name;
+  throw new TypeError(
+    `Expected the rules of \`${packOf(rules[late]) ?? ''}\` before the core rules, got \`rules[${late}]\` ("${name(late)}") after ` +
+      `\`rules[${core}]\` ("${name(core)}"): the core rules take the failures they share with a pack first (\`http-status\` every ` +
+      `HTTP error). Use \`rules: [${packs.join(', ')}, ...coreRules]\``,
+  );
+}
+
 function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRule[] {
   if (!Array.isArray(rules)) fail('rules', 'an array of rules', rules);
   if (!Array.isArray(allowCatchAll) || allowCatchAll.some((n) => typeof n !== 'string')) {
@@ -399,6 +422,7 @@ function validateRules(rules: unknown, allowCatchAll: unknown): readonly ErrorRu
     }
     return valid;
   });
+  checkPackOrder(rules as unknown[]);
   return Object.freeze(out);
 }
 

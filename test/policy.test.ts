@@ -1,7 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { classifyError, coreRules, createErrorPolicy, defaultPolicy, ResourceError, ResourceNotFoundError, ToolError, type ErrorRule } from '../src/index.js';
+import {
+  classifyError,
+  coreRules,
+  createErrorPolicy,
+  defaultPolicy,
+  ResourceError,
+  ResourceNotFoundError,
+  ToolError,
+  zodErrorRule,
+  type ErrorRule,
+} from '../src/index.js';
 import { DEFAULT_MAX_MESSAGE_LENGTH } from '../src/policy.js';
 import { googleRules } from '../src/google/index.js';
+import { httpRules } from '../src/http/index.js';
 
 describe('createErrorPolicy', () => {
   it('returns a frozen policy with the core rules by default', () => {
@@ -104,5 +118,105 @@ describe('createErrorPolicy', () => {
   it('accepts `test` as an alias of `predicate`', () => {
     const policy = createErrorPolicy({ rules: [{ name: 'aliased', test: () => false } as never] });
     expect(policy.rules[0]!.predicate).toBeTypeOf('function');
+  });
+});
+
+/** The TypeError for a pack after the core rules: `late` is the pack rule's index, `core` the core rule's before it. */
+function packOrderError(pack: string, late: number, lateName: string, core: number, coreName: string, use: string): TypeError {
+  return new TypeError(
+    `Expected the rules of \`${pack}\` before the core rules, got \`rules[${late}]\` ("${lateName}") after \`rules[${core}]\` ("${coreName}"): ` +
+      `the core rules take the failures they share with a pack first (\`http-status\` every HTTP error). Use \`rules: [${use}, ...coreRules]\``,
+  );
+}
+
+/** The files whose `rules: [...]` compositions users copy: the README, docs/*.md, the examples and src/ (its TSDoc). */
+function documentingFiles(): string[] {
+  const listed = (dir: string, ext: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(ext)).map((f) => join(dir, f));
+  return ['README.md', ...listed('docs', '.md'), ...listed('examples', '.ts'), ...listed('src', '.ts')];
+}
+
+/** Each `rules: [ ... ]` array literal of `text` (brackets balanced), without template placeholders. */
+function ruleLists(text: string): string[] {
+  const lists: string[] = [];
+  for (const match of text.matchAll(/\brules: \[/g)) {
+    let depth = 0;
+    const start = match.index + 'rules: '.length;
+    for (let i = start; i < text.length; i += 1) {
+      if (text[i] === '[') depth += 1;
+      else if (text[i] === ']' && (depth -= 1) === 0) {
+        const list = text.slice(start, i + 1);
+        if (!list.includes('${')) lists.push(list.replace(/^\s*\*/gm, ''));
+        break;
+      }
+    }
+  }
+  return lists;
+}
+
+/**
+ * The rules a documented list stands for: the packs and core rules themselves (spread or named), `zodErrorRule`; any
+ * other element (`ownErrorRule()`, `goneRule`, `...httpRulesFor(...)`, `...serverRules`) a rule of the server's own.
+ */
+function rulesOf(list: string): ErrorRule[] {
+  const known: Record<string, readonly ErrorRule[]> = { coreRules, googleRules, httpRules, zodErrorRule: [zodErrorRule] };
+  const source = ts.createSourceFile('list.ts', `(${list})`, ts.ScriptTarget.ES2022);
+  const array = ((source.statements[0] as ts.ExpressionStatement).expression as ts.ParenthesizedExpression).expression as ts.ArrayLiteralExpression;
+  return array.elements.flatMap((element, i) => {
+    const inner = ts.isSpreadElement(element) ? element.expression : element;
+    const named = ts.isIdentifier(inner) ? known[inner.text] : undefined;
+    return named ?? [{ name: `server-rule-${i}`, predicate: (e: unknown) => e === 'server' }];
+  });
+}
+
+describe('pack order', () => {
+  it('refuses `[...coreRules, ...googleRules]` at creation, naming the order to use', () => {
+    expect(() => createErrorPolicy({ rules: [...coreRules, ...googleRules] })).toThrow(
+      packOrderError('...googleRules', 5, 'google-missing-credentials', 0, 'network', '...googleRules'),
+    );
+  });
+
+  it('refuses `[...coreRules, ...httpRules]` at creation, naming the order to use', () => {
+    expect(() => createErrorPolicy({ rules: [...coreRules, ...httpRules] })).toThrow(
+      packOrderError('...httpRules', 5, 'github-unauthorized', 0, 'network', '...httpRules'),
+    );
+  });
+
+  it('names every pack the list holds, and finds a single pack rule, a copy of one, and core rules picked by name', () => {
+    const [apiError] = googleRules.filter((rule) => rule.name === 'google-api-error');
+    const copy = { ...apiError!, message: 'Google said no' };
+    const noFiles = coreRules.filter((rule) => rule.name !== 'file-system');
+    expect(() => createErrorPolicy({ rules: [...httpRules, ...coreRules, ...googleRules] })).toThrow(
+      packOrderError('...googleRules', httpRules.length + 5, 'google-missing-credentials', httpRules.length, 'network', '...httpRules, ...googleRules'),
+    );
+    expect(() => createErrorPolicy({ rules: [...noFiles, apiError!] })).toThrow(packOrderError('...googleRules', 4, 'google-api-error', 0, 'network', '...googleRules'));
+    expect(() => createErrorPolicy({ rules: [coreRules[3]!, copy] })).toThrow(packOrderError('...googleRules', 1, 'google-api-error', 0, 'http-status', '...googleRules'));
+  });
+
+  it('accepts the packs before the core rules, the core rules alone, and rules of the server\'s own anywhere', () => {
+    const own: ErrorRule = { name: 'own', predicate: (e) => e === 'own' };
+    for (const rules of [
+      [...googleRules, ...coreRules],
+      [...httpRules, ...googleRules, zodErrorRule, ...coreRules],
+      [...googleRules, ...httpRules, ...coreRules],
+      [own, ...googleRules, ...coreRules, zodErrorRule],
+      [...coreRules, own],
+      [...googleRules],
+      [...coreRules],
+    ]) {
+      expect(() => createErrorPolicy({ rules })).not.toThrow();
+    }
+  });
+
+  it('accepts every composition the README, the docs, the examples and the TSDoc show', () => {
+    const lists = documentingFiles().flatMap((file) => ruleLists(readFileSync(file, 'utf8')).map((list) => ({ file, list })));
+    // The scan finds the documented compositions, the packs' among them (else this test would prove nothing).
+    expect(lists.length).toBeGreaterThanOrEqual(15);
+    expect(lists.filter(({ list }) => list.includes('...googleRules')).length).toBeGreaterThanOrEqual(4);
+    expect(lists.filter(({ list }) => list.includes('...httpRules')).length).toBeGreaterThanOrEqual(3);
+    for (const { file, list } of lists) {
+      expect(() => createErrorPolicy({ rules: rulesOf(list) }), `${file}: rules: ${list}`).not.toThrow();
+    }
+    // The same reading refuses the order the packs must not have.
+    expect(() => createErrorPolicy({ rules: rulesOf('[...coreRules, ...googleRules]') })).toThrow(TypeError);
   });
 });

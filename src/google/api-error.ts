@@ -22,6 +22,7 @@
  */
 import {
   failedRequestOf,
+  httpLevel,
   httpStatusOf,
   httpStatusTextOf,
   isHttpClientError,
@@ -29,7 +30,7 @@ import {
   responseRetryAfterMsOf,
 } from '../kit/http.js';
 import { clientUrl } from '../kit/url.js';
-import type { FailedRequest } from '../rules/rule.js';
+import type { AnticipatedLevel, FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
 import { apiErrorOf, oauthErrorOf } from './body.js';
 import { googleRule, isGaxiosError } from './gaxios.js';
@@ -70,6 +71,18 @@ export function googleApiErrorStatus(error: unknown): number | undefined {
 /** The failed request of a Google HTTP error, for the log record: method, URL without credentials, HTTP status. */
 export function googleFailedRequestOf(error: unknown): FailedRequest | undefined {
   return failedRequestOf(googleHttpFace(error));
+}
+
+/**
+ * The log level of a Google API error: `info` (one line, no stack) for the routine failures a caller causes, a 400,
+ * 404, 409, 410, 412 or 422 of the API itself (the statuses of the core `http-status` rule, and Google's 412 of a
+ * failed `If-Match` precondition); `warn` with the stack for any other status, and for an OAuth token endpoint's
+ * error, which is the server's credentials, not the caller's request.
+ */
+function googleApiErrorLevel(error: unknown): AnticipatedLevel {
+  const status = googleApiErrorStatus(error);
+  if (status === undefined || oauthErrorOf(error) !== undefined) return 'warn';
+  return status === 412 ? 'info' : httpLevel(status);
 }
 
 /**
@@ -125,7 +138,8 @@ export function googleRetryAfterMs(error: unknown): number | undefined {
  * Google API HTTP errors (`google-api-error`): text as {@link apiErrorText}
  * (`File not found: 1AbC. (404 NOT_FOUND from Google API GET https://…?key=[REDACTED])`, with the HTTP status text
  * as the message when the body is not Google's JSON), status the HTTP status (so the access log tells a 404 from a
- * 503), logged at warn. Failure code: the body's canonical `status` (`PERMISSION_DENIED` → `permission_denied`),
+ * 503), logged at info on one line for a caller's routine failure (400, 404, 409, 410, 412, 422; see
+ * {@link googleApiErrorLevel}), else at warn with the stack. Failure code: the body's canonical `status` (`PERMISSION_DENIED` → `permission_denied`),
  * else an OAuth body's `error` (`invalid_client`), else the canonical code of the HTTP status (`502` →
  * `unavailable`), else `http_<status>`. Retryable after 408, 429 and 500, 502, 503, 504, with the delay of
  * {@link googleRetryAfterMs} when the response gives one; not retryable otherwise.
@@ -135,6 +149,7 @@ export const googleApiErrorRule = googleRule({
   predicate: (error) => googleApiErrorStatus(error) !== undefined,
   message: (error) => apiErrorText(error),
   status: (error) => httpStatusOf(googleHttpFace(error)) ?? 502,
+  level: googleApiErrorLevel,
   request: googleFailedRequestOf,
   failure: (error) => {
     const status = apiErrorOf(error)?.status ?? oauthErrorOf(error)?.error;

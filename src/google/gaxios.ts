@@ -33,7 +33,10 @@ export function isGoogleHttpError(error: unknown): boolean {
   return isGaxiosError(error) || isHttpClientError(error);
 }
 
-/** A Google rule: each is logged at warn, and frozen. */
-export function googleRule(rule: Omit<ErrorRule, 'level'>): ErrorRule {
-  return Object.freeze({ ...rule, level: 'warn' as const });
+/**
+ * A Google rule, frozen: logged at warn (with the stack) unless it gives its own `level` (the API errors a caller
+ * caused are logged at info, see api-error.ts).
+ */
+export function googleRule(rule: ErrorRule): ErrorRule {
+  return Object.freeze({ level: 'warn' as const, ...rule });
 }

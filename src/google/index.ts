@@ -3,7 +3,7 @@
  * google-auth-library 9/10/11 and googleapis. Structural: nothing here imports those packages, so the rules hold across
  * versions and duplicate copies (where `instanceof` fails).
  *
- * ## Order: either works; `googleRules` first reads best
+ * ## Order: `googleRules` before `coreRules`
  *
  * ```ts
  * import { coreRules, createErrorPolicy } from 'mcp-error-policy';
@@ -16,20 +16,18 @@
  * ```
  *
  * The policy walks a failure's cause chain outermost first and, at each error, tries the rules in order. After
- * `coreRules` (`[...coreRules, ...googleRules]`) every Google failure is still shown safely, and all but two read the
- * same: a gaxios network failure carries its system code (`ECONNREFUSED`) on the gaxios error itself, so the core
- * network rule takes it first and the client reads `Network error: connection refused (ECONNREFUSED)` rather than
- * `Network error while calling the Google API (ECONNREFUSED).`; and a missing `keyFile` is Node's bare ENOENT, which
- * the core file-system rule then takes. (A missing GOOGLE_APPLICATION_CREDENTIALS file is Node's ENOENT with
- * google-auth-library's words in front; the core file-system rule accepts only Node's own message shape, so it reaches
- * the Google rule in either order.)
+ * `coreRules`, the core `http-status` rule would take every Google API error (status only: no message, no sign-in
+ * text), the core `network` rule gaxios's network failures and the core `file-system` rule a missing `keyFile`: so
+ * `createErrorPolicy` refuses `[...coreRules, ...googleRules]` (and any Google rule after a core rule) with a
+ * `TypeError` naming the order to use.
  *
  * Placed first, the Google rules take almost nothing from the core rules: every Google predicate needs a gaxios error
  * (its registered symbol), an HTTP-client-like error (object `config` and a `response` key), googleapis-common's
- * HTTP/2 error (a plain `Error('Request failed with status code …')` whose cause is the response), or one of
- * google-auth-library's fixed messages on an error named `Error` / `SyntaxError`; the one exception is Node's ENOENT
- * from opening a `.json`, `.p12` or `.pem` file, read as a missing `keyFile`. So a deliberate `ToolError` still
- * reaches the core's deliberate rule, even when it wraps a gaxios error.
+ * HTTP/2 error (a plain `Error('Request failed with status code …')` whose cause is the response), one of
+ * google-auth-library's (and gtoken's) fixed messages on an error named `Error` / `SyntaxError`, or an OpenSSL error
+ * or jwa's missing-key `TypeError` thrown while google-auth-library signs a service account's JWT (by its stack
+ * frames); the one exception is Node's ENOENT from opening a `.json`, `.p12` or `.pem` file, read as a missing
+ * `keyFile`. So a deliberate `ToolError` still reaches the core's deliberate rule, even when it wraps a gaxios error.
  *
  * ## What the client sees (the policy scrubs and bounds it again, appends `Retry after <n> s.` when the failure object
  * has a delay, and the re-authorization text)
@@ -43,8 +41,12 @@
  * - Metadata server: `The Compute Engine metadata server gave no access token (404 Not Found). This may be because the Compute Engine instance does not have any permission scopes specified.`
  * - No token: `No refresh token or refresh handler callback is set.` + re-authorization
  * - No ADC: `Could not load the default credentials. Browse to https://cloud.google.com/docs/authentication/getting-started for more information.`
+ * - Service account key: `The Google service account key cannot be used: its private key is not a valid private key (ERR_OSSL_UNSUPPORTED).`
  * - Network: `Network error while calling the Google API (ECONNREFUSED).`
  * - Timeout / abort: `The Google API request timed out.` / `The Google API request was aborted.`
+ *
+ * Each failure is logged once at warn with its stack, but for the API errors a caller causes (400, 404, 409, 410, 412,
+ * 422), which are one info line.
  *
  * Every rule also gives the failure object its facts: a stable code (`permission_denied`, `rate_limit_exceeded`,
  * `invalid_grant`, `network`...), whether the call may be retried, and the delay Google gave (`Retry-After` header,
@@ -52,6 +54,7 @@
  *
  * @packageDocumentation
  */
+import { packRules } from '../rules/pack.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { googleApiErrorRule } from './api-error.js';
 import { googleCredentialConfigRule } from './credential-config.js';
@@ -71,8 +74,8 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
  * `google-insufficient-scopes`,
  * `google-quota`, `google-api-error` (any other HTTP error; status the HTTP status), `google-timeout`, `google-abort`,
  * `google-network`. The specific HTTP rules come before the generic one: a 403 for missing scopes or a rate limit is
- * also an API error. Best placed before the core rules (see the module documentation for why); after them works too.
- * Pick single rules by name.
+ * also an API error. Place them before the core rules: after one, `createErrorPolicy` throws a `TypeError` (see the
+ * module documentation for why). Pick single rules by name.
  *
  * @example
  * ```ts
@@ -88,7 +91,7 @@ import { googleUnauthenticatedRule } from './unauthenticated.js';
  * const apiOnly = googleRules.filter((rule) => rule.name === 'google-api-error' || rule.name === 'google-quota');
  * ```
  */
-export const googleRules: readonly ErrorRule[] = Object.freeze([
+export const googleRules: readonly ErrorRule[] = packRules('...googleRules', [
   googleMissingCredentialsRule,
   googleSignInRequiredRule,
   googleCredentialConfigRule,

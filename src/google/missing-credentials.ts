@@ -4,8 +4,18 @@
  *
  * Two of its failures carry none of its words: google-auth-library 9 throws `JSON.parse`'s bare `SyntaxError` for a
  * credential file that is not JSON (recognised by its stack, which runs through google-auth-library's
- * `auth/googleauth.js`), and a `keyFile` / `keyFilename` that does not exist is Node's own `ENOENT` from `open`
- * (recognised by the file's extension: `.json`, `.p12` or `.pem`, the key file formats GAL reads).
+ * `auth/googleauth.js`, or gtoken's `index.js` for a `keyFile`), and a `keyFile` / `keyFilename` that does not exist
+ * is Node's own `ENOENT` from `open` (recognised by the file's extension: `.json`, `.p12` or `.pem`, the key file
+ * formats GAL reads).
+ *
+ * A service account's key that is there but unusable fails when the first token is signed, as measured on GAL 9, 10
+ * and 11 (gtoken 7 in 9, its copy inside 10 and 11): a key file without `private_key` or `client_email` throws gtoken's
+ * `private_key and client_email are required.`; a key file that is not JSON, gtoken's `SyntaxError` (GAL 9) or
+ * `Invalid JSON key file: <the parser's words, quoting the file>` (10, 11); a private key that is not one, Node's
+ * OpenSSL error (`error:1E08010C:DECODER routines::unsupported`, code `ERR_OSSL_UNSUPPORTED`) from signing the JWT,
+ * whose stack runs through gtoken or GAL's `auth/jwtaccess.js` (self-signed JWTs, without scopes); and a missing
+ * private key there, jwa's `TypeError: key must be a string, a buffer or an object`. Each is the server's
+ * configuration: this rule's fixed texts, never the key, the parser's quote of the file, or the path.
  *
  * The GOOGLE_APPLICATION_CREDENTIALS "file missing" error is Node's own ENOENT error (code, syscall `lstat`, path)
  * with GAL's text prepended to its message: a generic file-system rule accepts it too, so this rule must come before
@@ -46,11 +56,59 @@ const MAX_LOOKED_AT = 4096;
 /** Longest stack looked at. */
 const MAX_STACK_LOOKED_AT = 8192;
 
-/** A stack frame in google-auth-library's `GoogleAuth` (any install name, such as `google-auth-library9`). */
-const GOOGLE_AUTH_FRAME = /google-auth-library[^/\\\s]*[/\\]build[/\\]src[/\\]auth[/\\]googleauth\.js/;
+/**
+ * A stack frame in google-auth-library's `GoogleAuth` (any install name, such as `google-auth-library9`), or in
+ * gtoken's `index.js`, where GAL 9 parses a `keyFile`: where a credential file's JSON is parsed.
+ */
+const GOOGLE_AUTH_FRAME = /google-auth-library[^/\\\s]*[/\\]build[/\\]src[/\\]auth[/\\]googleauth\.js|gtoken[^/\\\s]*[/\\]build[/\\]src[/\\]index\.js/;
+
+/** A stack frame in the code that reads and signs with a service account's key: gtoken's (GAL 9) or GAL's own copy. */
+const SERVICE_ACCOUNT_KEY_FRAME =
+  /gtoken[^/\\\s]*[/\\]build[/\\]src[/\\]index\.js|google-auth-library[^/\\\s]*[/\\]build[/\\]src[/\\](?:gtoken[/\\][\w.-]+|auth[/\\]jwtaccess)\.js/;
+
+/** gtoken's fixed messages about a service account's key (GAL 9's gtoken 7, and its copy inside GAL 10 and 11). */
+const KEY_MESSAGES = new Set([
+  'private_key and client_email are required.',
+  'email is required.',
+  'No key or keyFile set.',
+  'use key rather than keyFile.',
+  '*.p12 certificates are not supported after v6.1.2. Consider utilizing *.json format or converting *.p12 to *.pem using the OpenSSL CLI.',
+  'Unknown certificate type. Type is determined based on file extension. Current supported extensions are *.json, and *.pem.',
+]);
+
+/** GAL 10/11's message for a key file that is not JSON; the parser's words after it quote the file. */
+const INVALID_JSON_KEY_FILE = 'Invalid JSON key file: ';
+
+/** What the client is told of a service account's key that cannot be used, before what is wrong with it. */
+const KEY_PREFIX = 'The Google service account key cannot be used: ';
+
+/** jwa's message when the key to sign with is missing (`undefined`), a `TypeError`. */
+const NO_SIGNING_KEY = 'key must be a string, a buffer or an object';
+
+/** The code of an OpenSSL error Node throws, such as `ERR_OSSL_UNSUPPORTED`. */
+const OPENSSL_CODE = /^ERR_OSSL_[A-Z0-9_]{1,64}$/;
 
 /** The key file formats google-auth-library reads (`keyFile` / `keyFilename`). */
 const KEY_FILE = /\.(?:json|p12|pem)$/i;
+
+/**
+ * The client text of a service account's key that cannot be used (see the module comment), or `undefined`:
+ * - a key file that is not JSON (gtoken's `SyntaxError` in GAL 9, `Invalid JSON key file: …` in 10 and 11):
+ *   `Unable to read the Google credential file: the file is not valid JSON.`
+ * - gtoken's fixed messages: `The Google service account key cannot be used: private_key and client_email are required.`
+ * - a private key OpenSSL cannot read, thrown while gtoken or GAL signs with it:
+ *   `The Google service account key cannot be used: its private key is not a valid private key (ERR_OSSL_UNSUPPORTED).`
+ * - no private key where GAL signs a self-signed JWT (jwa's `TypeError`):
+ *   `The Google service account key cannot be used: its private key is missing.`
+ */
+function serviceAccountKeyText(error: unknown, name: string | undefined, message: string): string | undefined {
+  if (name === 'Error' && KEY_MESSAGES.has(message)) return KEY_PREFIX + message;
+  if (name === 'Error' && message.startsWith(INVALID_JSON_KEY_FILE)) return `${GAL9_FILE_PREFIX}the file is not valid JSON.`;
+  const code = readString(error, 'code');
+  const signing = (name === 'Error' && code !== undefined && OPENSSL_CODE.test(code)) || (name === 'TypeError' && message === NO_SIGNING_KEY);
+  if (!signing || !SERVICE_ACCOUNT_KEY_FRAME.test(stackOf(error)?.slice(0, MAX_STACK_LOOKED_AT) ?? '')) return undefined;
+  return name === 'TypeError' ? `${KEY_PREFIX}its private key is missing.` : `${KEY_PREFIX}its private key is not a valid private key (${code}).`;
+}
 
 /** GAL 9's text for a credential file path that is not a file: `The file at <path> does not exist, or it is not a file.` */
 function isFileNotFound(text: string): boolean {
@@ -89,6 +147,7 @@ function fileProblem(error: unknown, rest: string): string {
  * - GAL 9, a file that is not JSON (its bare `SyntaxError`, see the module comment):
  *   `Unable to read the Google credential file: the file is not valid JSON.`
  * - Credential JSON without a required field: `The incoming JSON object does not contain a client_email field`.
+ * - A service account's key that cannot be used (see {@link serviceAccountKeyText}).
  */
 function missingCredentialsText(error: unknown): string | undefined {
   const name = readString(error, 'name');
@@ -98,6 +157,8 @@ function missingCredentialsText(error: unknown): string | undefined {
   }
   // GAL's credential errors are plain Errors it throws itself, never the HTTP errors of gaxios.
   if (isGaxiosError(error)) return undefined;
+  const key = serviceAccountKeyText(error, name, message);
+  if (key !== undefined) return key;
   const path = readString(error, 'path');
   if (name === 'Error' && readString(error, 'code') === 'ENOENT' && readString(error, 'syscall') === 'open' && path !== undefined && KEY_FILE.test(path)) {
     return `${GAL9_FILE_PREFIX}the file does not exist or is not a file (ENOENT).`;
@@ -109,9 +170,10 @@ function missingCredentialsText(error: unknown): string | undefined {
 }
 
 /**
- * Missing or unusable default credentials ({@link missingCredentialsText}): text as it, status 500 (the server's
- * configuration, not the caller's sign-in), logged at warn; failure code `missing_credentials`, not retryable. Place it
- * before any generic file-system rule: `[...googleRules, ...coreRules]`.
+ * Missing or unusable default credentials, or a service account's key that cannot be used
+ * ({@link missingCredentialsText}): text as it, status 500 (the server's configuration, not the caller's sign-in: no
+ * re-authorization text), logged at warn; failure code `missing_credentials`, not retryable. Place it before any
+ * generic file-system rule: `[...googleRules, ...coreRules]`.
  */
 export const googleMissingCredentialsRule = googleRule({
   name: 'google-missing-credentials',

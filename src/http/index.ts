@@ -28,6 +28,7 @@
  *
  * @packageDocumentation
  */
+import { packRules } from '../rules/pack.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { awsHttpErrorRule, awsTimeoutRule, awsUnauthorizedRule } from './aws.js';
 import { axiosHttpErrorRule, axiosTimeoutRule, axiosUnauthorizedRule } from './axios.js';
@@ -77,7 +78,7 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * const github = httpRules.filter((rule) => rule.name.startsWith('github-'));
  * ```
  */
-export const httpRules: readonly ErrorRule[] = Object.freeze([
+export const httpRules: readonly ErrorRule[] = packRules('...httpRules', [
   githubUnauthorizedRule,
   githubHttpErrorRule,
   ...openaiRules,

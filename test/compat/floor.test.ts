@@ -2,9 +2,12 @@
  * The SDK floor is one fact: the McpServer of `@modelcontextprotocol/sdk` 1.13.0 or later is taken by
  * `applyErrorPolicy(server)`, in the types and at run time; an older one (1.12: `tool()` and `registerTool`, no
  * `registerResource` or `registerPrompt`) is refused by both, each naming 1.13.0 and the way forward. Run on the SDK
- * of the lock file by `npm test`, and by scripts/matrix.sh on 1.13.0 (the floor) and 1.12.3 (below it), where
- * `COMPAT_DEPS` names the scratch directory the SDK is installed in. Below 1.23.0 the SDK sends no `data` with a
- * JSON-RPC error: a resource's or prompt's failure then carries no failure object (a tool's does).
+ * of the lock file by `npm test`, and by scripts/matrix.sh on 1.13.0 (the floor), 1.13.2 (the first whose failing
+ * tools with an output schema get the policy's answer) and 1.12.3 (below it), where `COMPAT_DEPS` names the scratch
+ * directory the SDK is installed in. Below 1.23.0 the SDK sends no `data` with a JSON-RPC error: a resource's or
+ * prompt's failure then carries no failure object (a tool's does). On 1.13.0 and 1.13.1 the SDK answers a failing
+ * tool that declares an `outputSchema` with its own -32602 (it checks the schema of isError results too, fixed in
+ * 1.13.2): the policy cannot change that answer, the failure is still logged once, and no crash text is sent.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,7 +18,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { applyErrorPolicy, createErrorPolicy, type LogRecord } from '../../src/index.js';
+import { z } from 'zod';
+import { applyErrorPolicy, createErrorPolicy, ToolError, withClientVisibleErrors, type LogRecord } from '../../src/index.js';
 import { FAILURE_KEY, REFERENCE, referenceIn, rpcError } from '../support/calls.js';
 import { link } from '../support/link.js';
 
@@ -121,6 +125,56 @@ describe('the one line at and above the floor', () => {
         { kind: 'crash', reference: referenceIn(prompt.message) },
       ]);
       expect(JSON.stringify([tool, resource, prompt])).not.toContain('CANARY');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('a failing tool that declares an outputSchema', () => {
+  it('gets the policy’s isError answer from 1.13.2; on 1.13.0 and 1.13.1, the SDK’s -32602, logged once, no crash text', async () => {
+    const version = await sdkVersion();
+    if (!atLeast(version, '1.13.0')) return;
+    const records: LogRecord[] = [];
+    const policy = createErrorPolicy({ logger: (record) => records.push(record) });
+    const server = applyErrorPolicy(new McpServer({ name: 'floor', version: '1.0.0' }), policy);
+    const config = { inputSchema: { id: z.string() }, outputSchema: { rows: z.number() } };
+    server.registerTool('count_rows', config, () => {
+      throw new ToolError('Sheet name must not be empty');
+    });
+    server.registerTool('sum_rows', config, () => {
+      throw new Error('CANARY-floor /srv/internal');
+    });
+    // a callback wrapped on its own: the same answers
+    server.registerTool('wrapped', config, withClientVisibleErrors(() => {
+      throw new ToolError('Sheet name must not be empty');
+    }, { name: 'wrapped', policy }));
+    const { client, close } = await link(server, new Client({ name: 'floor-client', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
+    try {
+      const answers = [];
+      for (const name of ['count_rows', 'sum_rows', 'wrapped']) {
+        answers.push(await client.callTool({ name, arguments: { id: 'x' } }).then((result) => ({ result }), async (error: unknown) => ({ error: await rpcError(Promise.reject(error)) })));
+      }
+      if (atLeast(version, '1.13.2')) {
+        const texts = answers.map((answer) => ((answer as { result: { content: { text: string }[]; isError?: boolean } }).result));
+        expect(texts.map((result) => result.isError)).toEqual([true, true, true]);
+        expect(texts[0]?.content[0]?.text).toBe('Error executing tool count_rows: Sheet name must not be empty');
+        expect(texts[1]?.content[0]?.text).toMatch(/^Error executing tool sum_rows \(reference [0-9a-f]{12}\)$/);
+        expect(texts[2]?.content[0]?.text).toBe('Error executing tool wrapped: Sheet name must not be empty');
+      } else {
+        expect(answers).toEqual(
+          ['count_rows', 'sum_rows', 'wrapped'].map((name) => ({
+            error: { code: -32602, message: `MCP error -32602: MCP error -32602: Tool ${name} has an output schema but no structured content was provided`, data: undefined },
+          })),
+        );
+      }
+      // Logged once each, whatever the SDK answered.
+      expect(records.map(({ kind, name }) => ({ kind, name }))).toEqual([
+        { kind: 'anticipated', name: 'count_rows' },
+        { kind: 'crash', name: 'sum_rows' },
+        { kind: 'anticipated', name: 'wrapped' },
+      ]);
+      expect(JSON.stringify(answers)).not.toContain('CANARY');
     } finally {
       await close();
     }

@@ -4,13 +4,14 @@
  * isolated environment (no ADC file, no gcloud config, metadata detection off). The refresh token and client secret
  * are planted in the token request (GAL 10/11 keep the refresh token in clear in `config.data`).
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { isGaxiosError } from '../../src/google/index.js';
 import { isHttpClientError } from '../../src/kit/http.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
-import { caught, expectOutcome, SECRETS, serviceAccount, useFakeGoogle, type Expected } from './support.js';
+import { caught, expectOutcome, render, SECRETS, serviceAccount, useFakeGoogle, type Expected } from './support.js';
 
 /** The structural slice of google-auth-library the suite drives. */
 interface OAuth2ClientLike {
@@ -19,7 +20,7 @@ interface OAuth2ClientLike {
   request(options: Record<string, unknown>): Promise<unknown>;
 }
 interface GoogleAuthLike {
-  getClient(): Promise<unknown>;
+  getClient(): Promise<AuthClientLike>;
   getAccessToken(): Promise<unknown>;
   getProjectId(): Promise<unknown>;
 }
@@ -32,6 +33,10 @@ interface ImpersonatedLike {
 interface JwtLike {
   readonly transporter: unknown;
   getAccessToken(): Promise<unknown>;
+}
+interface AuthClientLike {
+  getAccessToken(): Promise<unknown>;
+  getRequestHeaders(url?: string): Promise<unknown>;
 }
 
 /** The classes of google-auth-library the suite uses, in every major. */
@@ -92,6 +97,31 @@ const missing = (message: string): Expected => ({ rule: 'google-missing-credenti
 /** What the credential-file cases are told: GAL 10/11 prefix the text with {@link GAC_PREFIX}, GAL 9 names the file itself. */
 const credentialFileText = (options: GalSuiteOptions, problem: string): string =>
   options.credentialFilePrefix ? `${GAC_PREFIX}${problem}` : `Unable to read the Google credential file: ${problem}`;
+
+/** A service account's key that cannot be used: the rule's fixed text, 500, no re-authorization. */
+const unusableKey = (problem: string): Expected => missing(`The Google service account key cannot be used: ${problem}`);
+
+/** Text planted in a broken private key: it must reach neither the client nor the log. */
+const PLANTED_KEY_MATERIAL = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjPLANTEDkeyMATERIALdoNotShow0123456789';
+
+/** A service account's JSON key (a fresh RSA key), its token endpoint `tokenUri`, with `changes` applied (`undefined` drops a field). */
+function serviceAccountKey(tokenUri: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const key: Record<string, unknown> = {
+    type: 'service_account',
+    project_id: 'acme-prod',
+    private_key_id: '0123456789abcdef',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    client_email: 'reports@acme-prod.iam.gserviceaccount.com',
+    client_id: '123456789',
+    token_uri: tokenUri,
+  };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) Reflect.deleteProperty(key, field);
+    else key[field] = value;
+  }
+  return key;
+}
 
 /** Registers the cases for one google-auth-library major. Call inside a `describe`. */
 export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOptions): void {
@@ -336,6 +366,79 @@ export function galSuite(load: () => Promise<GalModule>, options: GalSuiteOption
       await caught(() => new gal.GoogleAuth().getClient()),
       missing(`${options.credentialFilePrefix ? GAC_PREFIX : ''}The incoming JSON object does not contain a client_secret field`),
     );
+  });
+
+  /** Writes a key file in a folder named like a customer's secrets; the path must never be shown. */
+  const keyFileWith = (content: string): string => {
+    const dir = join(google.env.dir, 'customer-acme-secrets');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'service-account.json');
+    writeFileSync(file, content);
+    return file;
+  };
+  const SCOPES = ['https://www.googleapis.com/auth/drive'];
+  /** A bad private key: a PEM header around text OpenSSL cannot decode, with planted key material in it. */
+  const BROKEN_PEM = `-----BEGIN PRIVATE KEY-----\n${PLANTED_KEY_MATERIAL}\n-----END PRIVATE KEY-----\n`;
+
+  /**
+   * Asserts the outcome of a failure from a malformed service account key, and that neither the key material, nor the
+   * parser's quote of the file, nor the key file's folder reaches the client or the log; and that no re-authorization
+   * text is added though the policy has one (the policy of `expectOutcome` does).
+   */
+  const expectUnusableKey = (error: unknown, expected: Expected): void => {
+    expectOutcome(error, expected);
+    const { text, records } = render(error);
+    for (const shown of [text, JSON.stringify(records)]) {
+      expect(shown).not.toContain(PLANTED_KEY_MATERIAL);
+      expect(shown).not.toContain('customer-acme-secrets');
+      expect(shown).not.toContain('Sign in again');
+    }
+    expect(text).not.toMatch(/position \d|not valid JSON"|Unexpected token/);
+  };
+
+  it('a service account key file without private_key: the key cannot be used, 500, no sign-in advice', async () => {
+    const file = keyFileWith(JSON.stringify(serviceAccountKey(google.fake.url('/token/ok'), { private_key: undefined })));
+    const error = await caught(async () => (await new gal.GoogleAuth({ keyFile: file, scopes: SCOPES }).getClient()).getAccessToken());
+    expect((error as Error).message).toBe('private_key and client_email are required.');
+    expectUnusableKey(error, unusableKey('private_key and client_email are required.'));
+  });
+
+  it('a service account key file that is not JSON: never the parser’s quote of it', async () => {
+    const file = keyFileWith(`{"type": "service_account", "private_key": "${PLANTED_KEY_MATERIAL}`);
+    const error = await caught(async () => (await new gal.GoogleAuth({ keyFile: file, scopes: SCOPES }).getClient()).getAccessToken());
+    // GAL 9: gtoken's bare SyntaxError; 10 and 11: `Invalid JSON key file: <the parser's words>`.
+    expect((error as Error).message).toMatch(/JSON/);
+    expectUnusableKey(error, missing('Unable to read the Google credential file: the file is not valid JSON.'));
+  });
+
+  it('a private key OpenSSL cannot read, from a keyFile, GOOGLE_APPLICATION_CREDENTIALS or credentials: never the key', async () => {
+    const sent = google.fake.requests.length;
+    const key = serviceAccountKey(google.fake.url('/token/ok'), { private_key: BROKEN_PEM });
+    const file = keyFileWith(JSON.stringify(key));
+    const fromKeyFile = await caught(async () => (await new gal.GoogleAuth({ keyFile: file, scopes: SCOPES }).getClient()).getAccessToken());
+    process.env['GOOGLE_APPLICATION_CREDENTIALS'] = file;
+    const fromEnvironment = await caught(async () => (await new gal.GoogleAuth({ scopes: SCOPES }).getClient()).getAccessToken());
+    Reflect.deleteProperty(process.env, 'GOOGLE_APPLICATION_CREDENTIALS');
+    const fromCredentials = await caught(async () => (await new gal.GoogleAuth({ credentials: key, scopes: SCOPES }).getClient()).getAccessToken());
+    for (const error of [fromKeyFile, fromEnvironment, fromCredentials]) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ERR_OSSL_UNSUPPORTED');
+      expectUnusableKey(error, unusableKey('its private key is not a valid private key (ERR_OSSL_UNSUPPORTED).'));
+    }
+    // Each failed before any token request.
+    expect(google.fake.requests).toHaveLength(sent);
+  });
+
+  it('without scopes (a self-signed JWT for the API, signed by GAL itself): a broken or missing private key', async () => {
+    // The headers of a request to a Google API: GAL signs a JWT for its audience, before any request is sent.
+    const api = 'https://www.googleapis.com/drive/v3/files';
+    const broken = keyFileWith(JSON.stringify(serviceAccountKey(google.fake.url('/token/ok'), { private_key: BROKEN_PEM })));
+    const error = await caught(async () => (await new gal.GoogleAuth({ keyFile: broken }).getClient()).getRequestHeaders(api));
+    expect((error as Error).stack).toMatch(/jwtaccess\.js/);
+    expectUnusableKey(error, unusableKey('its private key is not a valid private key (ERR_OSSL_UNSUPPORTED).'));
+    const keyless = keyFileWith(JSON.stringify(serviceAccountKey(google.fake.url('/token/ok'), { private_key: undefined })));
+    const missingKey = await caught(async () => (await new gal.GoogleAuth({ keyFile: keyless }).getClient()).getRequestHeaders(api));
+    expect((missingKey as Error).name).toBe('TypeError');
+    expectUnusableKey(missingKey, unusableKey('its private key is missing.'));
   });
 
   it('GOOGLE_APPLICATION_CREDENTIALS file not JSON: never its content', async () => {

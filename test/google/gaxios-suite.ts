@@ -51,8 +51,10 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
 
   const request = (path: string, extra: Record<string, unknown> = {}): Promise<unknown> =>
     caught(() => gaxios.request({ url: google.fake.url(path), headers: credentialHeaders(), retry: false, ...extra }));
-  /** The outcome of a Google API error: `rule`, `status`, the client text `message`, the failure object. */
+  /** The outcome of a Google API error: `rule`, `status`, the client text `message`, the failure object (logged at warn). */
   const apiError = (rule: string, status: number, message: string, failure: Expected['failure']): Expected => ({ rule, status, message, failure });
+  /** The outcome of a caller's routine Google API error (400, 404, 409, 412): as {@link apiError}, one info line, no stack. */
+  const callerError = (status: number, message: string, failure: Expected['failure']): Expected => ({ rule: 'google-api-error', status, message, level: 'info', failure });
   /** The outcome of a Google API error that asks the user to sign in again: status 401, the re-authorization text added. */
   const reauthorization = (rule: string, message: string, failure: Expected['failure']): Expected => ({ rule, status: 401, reauthorize: true, message, failure });
 
@@ -98,14 +100,19 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     expectOutcome(error, apiError('google-api-error', 403, `${detail} from Google API GET /v1/forbidden?key=[REDACTED])`, PERMISSION_DENIED));
   });
 
-  itAnswers('404 NOT_FOUND', () => request('/v1/missing?fields=id'),
-    () => apiError('google-api-error', 404, `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET /v1/missing?fields=id)`, { code: 'not_found', retryable: false }));
+  itAnswers('404 NOT_FOUND: the caller’s, one info line without a stack', () => request('/v1/missing?fields=id'),
+    () => callerError(404, `${GOOGLE_MESSAGES.notFound} (404 NOT_FOUND from Google API GET /v1/missing?fields=id)`, { code: 'not_found', retryable: false }));
 
-  it('400 INVALID_ARGUMENT on a POST whose body holds a refresh token', async () => {
+  it('400 INVALID_ARGUMENT on a POST whose body holds a refresh token: the caller’s, one info line', async () => {
     const error = await request('/v1/invalid', { method: 'POST', data: { range: 'Sheet1!A1:ZZ', refresh_token: SECRETS.refreshToken } });
     expect(google.fake.received(SECRETS.refreshToken)).toBe(true);
-    expectOutcome(error, apiError('google-api-error', 400, `${GOOGLE_MESSAGES.invalidArgument} (400 INVALID_ARGUMENT from Google API POST /v1/invalid)`, { code: 'invalid_argument', retryable: false }));
+    expectOutcome(error, callerError(400, `${GOOGLE_MESSAGES.invalidArgument} (400 INVALID_ARGUMENT from Google API POST /v1/invalid)`, { code: 'invalid_argument', retryable: false }));
   });
+
+  itAnswers('409 ALREADY_EXISTS: the caller’s, one info line', () => request(`/v1/conflict?key=${SECRETS.apiKey}`, { method: 'POST', data: { id: 'standup' } }),
+    () => callerError(409, `${GOOGLE_MESSAGES.alreadyExists} (409 ALREADY_EXISTS from Google API POST /v1/conflict?key=[REDACTED])`, { code: 'already_exists', retryable: false }));
+  itAnswers('412 of a failed If-Match (no status in the body): the caller’s, one info line', () => request('/v1/precondition', { method: 'PUT', headers: { ...credentialHeaders(), 'if-match': '"etag-1"' } }),
+    () => callerError(412, `${GOOGLE_MESSAGES.conditionNotMet} (412 from Google API PUT /v1/precondition)`, { code: 'failed_precondition', retryable: false }));
 
   it('500 INTERNAL and 503 UNAVAILABLE: retryable, without a delay when the response gives none', async () => {
     expectOutcome(await request('/v1/internal'), apiError('google-api-error', 500, `${GOOGLE_MESSAGES.internal} (500 INTERNAL from Google API GET /v1/internal)`, { code: 'internal', retryable: true }));

@@ -113,13 +113,16 @@ export interface Expected {
   /** The whole client text, `Retry after <n> s.` included (the re-authorization text is added when `reauthorize`). */
   readonly message: string;
   readonly reauthorize?: boolean;
+  /** The log level: `info` for a caller's routine failure (one line, no stack); default `warn` (with the stack). */
+  readonly level?: 'info' | 'warn';
   readonly failure: ExpectedFailure;
 }
 
 /**
  * Classifies a real error and asserts the rule, status, exact client text (of the classification, of the tool result
- * and of the log record), the failure object (in the classification and in the tool result's `_meta`, its correlation
- * id the log record's) and that no planted secret reaches the client or the log.
+ * and of the log record), the log level (`info`: no stack in the record; `warn`: the stack), the failure object (in
+ * the classification and in the tool result's `_meta`, its correlation id the log record's) and that no planted
+ * secret reaches the client or the log.
  */
 export function expectOutcome(error: unknown, expected: Expected): AnticipatedClassification {
   const { classification, text, failure, records } = render(error);
@@ -129,11 +132,15 @@ export function expectOutcome(error: unknown, expected: Expected): AnticipatedCl
   expect(anticipated.rule.name).toBe(expected.rule);
   expect(anticipated.message).toBe(message);
   expect(anticipated.status).toBe(expected.status);
-  expect(anticipated.level).toBe('warn');
+  const level = expected.level ?? 'warn';
+  expect(anticipated.level).toBe(level);
   expect(anticipated.reauthorize).toBe(expected.reauthorize === true);
   expect(text).toBe(`Error executing tool ${TOOL}: ${message}`);
   expect(records).toHaveLength(1);
-  expect(records[0]?.level).toBe('warn');
+  expect(records[0]?.level).toBe(level);
+  expect(records[0]?.message).not.toContain('\n');
+  if (level === 'info') expect(records[0]?.stack).toBeUndefined();
+  else expect(records[0]?.stack).toBeDefined();
   expect(records[0]?.rule).toBe(expected.rule);
   expect(records[0]?.status).toBe(expected.status);
   const { correlationId, ...facts } = anticipated.failure;

@@ -62,6 +62,8 @@ export const GOOGLE_MESSAGES = {
   stsAudience:
     'The audience in ID Token [https://sts.example.invalid] does not match the expected audience //iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/pool/providers/provider.',
   tooManyRequests: 'Too many requests. Try again later.',
+  alreadyExists: 'Requested entity already exists',
+  conditionNotMet: 'At least one of the pre-conditions you specified did not hold.',
 } as const;
 
 /** The HTML page a Google front end sends with a 502. */
@@ -113,6 +115,9 @@ const API_ERRORS: Readonly<Record<string, ApiErrorSpec>> = {
       },
     ],
   }),
+  // a create whose id is taken (Calendar, Drive: ALREADY_EXISTS) and a failed If-Match (Cloud Storage: no `status`)
+  '/v1/conflict': apiError(409, 'ALREADY_EXISTS', GOOGLE_MESSAGES.alreadyExists, { reason: 'duplicate' }),
+  '/v1/precondition': apiError(412, undefined, GOOGLE_MESSAGES.conditionNotMet, { reason: 'conditionNotMet' }),
   '/v1/internal': apiError(500, 'INTERNAL', GOOGLE_MESSAGES.internal, { reason: 'backendError' }),
   '/v1/unavailable': apiError(503, 'UNAVAILABLE', GOOGLE_MESSAGES.unavailable),
   '/v1/quota': apiError(429, 'RESOURCE_EXHAUSTED', GOOGLE_MESSAGES.quota, {
