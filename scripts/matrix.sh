@@ -25,7 +25,7 @@ cd "$root"
 # The supported range's ends. Keep in step with package.json's peerDependencies and the README.
 SDK_OLDEST=1.23.0          # the oldest whose McpServer answers carry every failure object (JSON-RPC error data): the full table
 SDK_FLOOR=1.13.0           # the oldest whose McpServer applyErrorPolicy takes (the first with registerResource and registerPrompt)
-SDK_OUTPUT_SCHEMA=1.13.2   # the first whose failing tools with an outputSchema get the policy's answer (1.13.0/1.13.1: the SDK's -32602)
+SDK_OUTPUT_SCHEMA=1.13.2   # the first that sends a failing outputSchema tool's isError answer itself (1.13.0/1.13.1 refuse it: the adapter answers)
 SDK_BELOW_FLOOR=1.12.3     # refused by the types and at run time, both naming 1.13.0
 SDK_LOWLEVEL_OLDEST=1.0.1  # the peer range's end: a low-level Server with the wrappers, toToolResult, classifyError
 SERVER_OLDEST=2.0.0

@@ -9,9 +9,8 @@ import type { ErrorPolicy } from '../policy.js';
 /**
  * The oldest `@modelcontextprotocol/sdk` whose `McpServer` `applyErrorPolicy` takes: the first with `registerResource`
  * and `registerPrompt`. Older ones are refused by the types (`McpServer_requires_sdk_1_13_or_later__…` in
- * src/server.ts) and at run time alike. (1.13.0 and 1.13.1 answer a failing tool with an `outputSchema` with their own
- * -32602, fixed in 1.13.2; their `McpServer` is otherwise 1.13.2's, in types and code, so no check can tell them
- * apart: docs/compatibility.md says so.)
+ * src/server.ts) and at run time alike. (1.13.0 and 1.13.1 refuse a failing tool's isError result when it declares an
+ * `outputSchema`; ./mcp-server.ts answers such a refusal with the policy's answer.)
  */
 export const MCP_SERVER_FLOOR = '1.13.0';
 

@@ -14,12 +14,13 @@ import { isObjectLike, isRecord, readProp, readString } from '../kit/read.js';
 import { now, reportOutcome } from '../report.js';
 import { CRASH, statusOfRejection, statusOfResult } from '../status.js';
 import { traceRequest } from '../telemetry.js';
-import { callState, observe } from '../wrap/calls.js';
+import { callState, guardedCall, observe } from '../wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import { guardTaskHandler, isTaskHandler, linkTaskCall } from '../wrap/task.js';
 import { guardRequest, isListOrCompletion, namedListCallback } from '../wrap/request.js';
-import { outputSchemaCrash } from '../wrap/tool.js';
+import { outputSchemaCrash, toolFailureResult } from '../wrap/tool.js';
+import { isProtocolError, protocolCode } from '../protocol.js';
 import type { ServerAdapter } from './adapter.js';
 import { directHandlerWrapper, elicitsSignIn, withSignIn } from './low-level.js';
 import { coverHandlerMap, lowLevelOf, requestHandlersOf } from './low-level-internals.js';
@@ -243,6 +244,32 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   return out;
 }
 
+/** SDK 1.13.0 and 1.13.1's refusal of an isError result of a tool that declares an `outputSchema`. */
+function isOutputSchemaRefusal(error: unknown): boolean {
+  return isProtocolError(error) && protocolCode(error) === -32602 && /has an output schema but no structured content was provided/.test(readString(error, 'message') ?? '');
+}
+
+/**
+ * The McpServer's tools/call handler, so that the policy's answer to a failed tool reaches the client on SDK 1.13.0
+ * and 1.13.1 too: they check a tool's `outputSchema` against isError results as well and refuse the policy's answer
+ * with -32602 (`… has an output schema but no structured content was provided`; fixed in 1.13.2). Such a refusal of a
+ * call the policy answered gets that answer back. Calls of tools without an `outputSchema`, and report mode (where the
+ * client gets the SDK's own answer), run the handler as it is.
+ */
+function keepingToolAnswers(ctx: Context, handler: Fn): Fn {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    const [request, extra] = args;
+    const name = readString(readProp(request, 'params'), 'name');
+    const tools: Record<string, unknown> = ctx.registries.tools;
+    if (ctx.policy.mode === 'report' || name === undefined || !Object.hasOwn(tools, name) || readProp(tools[name], 'outputSchema') === undefined) return handler.apply(this, args);
+    return guardedCall(handler, this, args, (error) => {
+      const answered = callState(extra)?.answered;
+      if (answered === undefined || !isOutputSchemaRefusal(error)) throw error;
+      return toolFailureResult(answered, name, ctx.policy);
+    });
+  };
+}
+
 /** Marks a template list callback this module named (its value is the callback it runs). */
 const NAMED = Symbol('mcp-error-policy.named-list');
 
@@ -319,7 +346,8 @@ function coverRequests(ctx: Context, low: object, map: Map<unknown, unknown>, ca
     if (isListOrCompletion(method)) return guardRequest(handler, method, ctx.policy);
     const kind = callbackKindOf(method);
     if (kind === undefined || setBy === 'server code') return direct(method, handler);
-    const mcp = calls ? wrapRequest(ctx, kind, handler) : undefined;
+    const wrapped = calls ? wrapRequest(ctx, kind, handler) : undefined;
+    const mcp = kind === 'tool' ? keepingToolAnswers(ctx, wrapped ?? handler) : wrapped;
     if (setBy === 'McpServer') return mcp;
     return byRegistrations(ctx, kind, mcp ?? handler, direct(method, handler) ?? handler);
   });

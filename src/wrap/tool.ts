@@ -35,7 +35,7 @@ function result(text: string, meta?: Record<string, unknown>): ToolErrorResult {
  * reference, and the failure object. A protocol error (only `toToolResult` makes a result of one; wrappers rethrow
  * them) shows its message through the gate, as the SDK itself shows a protocol error thrown by a tool.
  */
-function failureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
+export function toolFailureResult(classification: Classification, name: string | undefined, policy: ErrorPolicy): ToolErrorResult {
   if (classification.kind === 'protocol') return result(classification.message);
   const text = classification.kind === 'crash' ? crashText(failedCallText('tool', name, policy), classification) : `${failedCallText('tool', name, policy)}: ${classification.message}`;
   return result(text, toolMeta(policy, classification.failure, classification.kind === 'anticipated' && classification.reauthorize));
@@ -43,7 +43,7 @@ function failureResult(classification: Classification, name: string | undefined,
 
 const toolShape: WireShape<ToolErrorResult> = {
   handler: 'tool',
-  answer: failureResult,
+  answer: toolFailureResult,
   answerDegraded: (message, name, policy, failure) => result(`${failedCallText('tool', name, policy)}: ${message}`, toolMeta(policy, failure, true)),
   answerUnreadable: (name) => result(failedCallText('tool', name, undefined)),
 };
@@ -95,7 +95,7 @@ export function toToolResult(error: unknown, name?: string, policy?: ErrorPolicy
   try {
     const classification = classifyCall(error, resolved, callFacts(undefined, 'tool', toolName));
     reportFailure(resolved, { handler: 'tool', name: toolName, startedAt: 0 }, classification, false);
-    const out = failureResult(classification, toolName, resolved);
+    const out = toolFailureResult(classification, toolName, resolved);
     markAnswer(out, classification);
     return out;
   } catch {
