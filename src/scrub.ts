@@ -238,10 +238,11 @@ function scrubbing(): Scrubbing {
       [contextPattern(), (match, kept, candidate) => (looksRandom(candidate) ? `${kept}${REDACTED}` : match), /\d/],
       // Authorization, Proxy-Authorization, X-Goog-Api-Key, X-Api-Key and Cookie headers in "Name: value" or JSON
       // "name":"value" form: the value up to the line's end (but the punctuation that ends it), or a placeholder
-      // (`Bearer <token>`, `Bearer ...`) as written.
+      // (`Bearer <token>`, `Bearer ...`) as written. The value starts after the spaces (which only the name's part
+      // takes), so that a line of spaces is read once, not once for each of them.
       [
         new RegExp(
-          `((?:(?:proxy-)?authorization|x-goog-api-key|x-api-key|cookie|set-cookie)["']?\\s*[:=]\\s*["']?)((?:(?:bearer|basic|token)\\s+)?(?:${BRACKETED}|\\.{3}|…)(?![^"'\\r\\n,}\\s])|[^"'\\r\\n,}]*[^"'\\r\\n,}\\s.;:)])`,
+          `((?:(?:proxy-)?authorization|x-goog-api-key|x-api-key|cookie|set-cookie)["']?\\s*[:=]\\s*["']?)((?:(?:bearer|basic|token)\\s+)?(?:${BRACKETED}|\\.{3}|…)(?![^"'\\r\\n,}\\s])|(?:[^"'\\r\\n,}\\s][^"'\\r\\n,}]*)?[^"'\\r\\n,}\\s.;:)])`,
           'gi',
         ),
         redactValue,
