@@ -26,7 +26,7 @@ const SECRET_KEYS =
  */
 const PREFIXED_TOKENS = [
   'GOCSPX-[A-Za-z0-9_-]+',
-  'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}(?:\\.[A-Za-z0-9_-]*)?',
+  'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}(?:\\.[A-Za-z0-9_-]+)?',
   '[sr]k_(?:live|test)_[A-Za-z0-9]{8,}',
   'whsec_[A-Za-z0-9]{24,}',
   'sk-[A-Za-z0-9_-]{16,}',
@@ -66,8 +66,11 @@ const PREFIXED_TOKENS = [
   'AGE-SECRET-KEY-1[A-Z0-9]{58}',
 ].join('|');
 
-/** Three or more mask characters (`*` or `•`), then maybe `...` or `…` and more of them. */
-const MASK = '[*•]{3,}(?:(?:\\.{3}|…)[*•]*)?';
+/**
+ * Three or more mask characters (`*` or `•`), then maybe `...` or `…` and more of them, or the key's visible tail (an
+ * ellipsis that ends the mask is a sentence's, and stays).
+ */
+const MASK = '[*•]{3,}(?:(?:\\.{3}|…)(?=[*•A-Za-z0-9_-])[*•]*)?';
 /** A key shown half-masked: a visible head and/or tail around the mask. */
 const MASKED = `[A-Za-z0-9_-]+${MASK}[A-Za-z0-9_-]*|${MASK}[A-Za-z0-9_-]+`;
 
@@ -75,25 +78,141 @@ const MASKED = `[A-Za-z0-9_-]+${MASK}[A-Za-z0-9_-]*|${MASK}[A-Za-z0-9_-]+`;
 const KEY_VALUE = `['"]?\\s*(?:[=:"']|=>)`;
 /** A header's name followed by `:` or `=`. */
 const HEADER_VALUE = `["']?\\s*[:=]`;
+/**
+ * What follows a context word (or a secret key's or header's name) in every pattern that reads one: maybe a plural
+ * `s`, then a quote, a space, `:` or `=` (KEY_VALUE and HEADER_VALUE start with one of these too). A name that ends
+ * the text or runs on (`get_api_key`, `tokens_used`) holds no value.
+ */
+const WORD_END = `s?["'\\x60\\s:=]`;
 
-type SecretPattern = readonly [pattern: RegExp, replacement: string, only?: RegExp];
+/**
+ * Template placeholders a value may be, kept whole by the value patterns so that they are seen as placeholders (the
+ * characters of `${TOKEN}`, `{{token}}` and `<token>` end an ordinary value).
+ */
+const BRACKETED = '\\$\\{[^{}\\s]*\\}|\\{\\{[^{}]*\\}\\}|<[^<>\\s]*>';
+
+/**
+ * What documentation and templates write where a credential goes: `<token>`, `${TOKEN}`, `{{token}}`, `xxxx`, `***`,
+ * `...`, `YOUR_API_KEY`, `your-token-here`, `changeme`, alone or after an auth scheme (`Bearer <token>`), and
+ * `[REDACTED]` alone (so that scrubbing twice changes nothing; a header's `Bearer [REDACTED]`, which the context rule
+ * leaves, becomes `[REDACTED]` as a header's value always does). The patterns leave such a value as it is: it is no
+ * secret, and it tells the reader what was missing.
+ */
+const PLACEHOLDER = new RegExp(
+  `^\\[REDACTED\\]$|^(?:(?:bearer|basic|token)\\s+)?(?:${BRACKETED}|<[^<>]*>|x{3,}|[*•]{3,}|\\.{3}|…|your[-_]?[a-z]+(?:[-_][a-z]+)*|[a-z]+(?:[-_][a-z]+)*[-_]here|change[-_]?me)$`,
+  'i',
+);
+
+/** True for a value that is a placeholder (see {@link PLACEHOLDER}) or empty: nothing to redact. */
+function isPlaceholder(value: string): boolean {
+  return value === '' || PLACEHOLDER.test(value);
+}
+
+/**
+ * The replacement of the value patterns: the first group (the key, header name, scheme, separator) stays, the second
+ * (the value, never the punctuation after it) becomes `[REDACTED]`, unless it is a placeholder.
+ */
+function redactValue(match: string, kept: string, value: string): string {
+  return isPlaceholder(value) ? match : `${kept}${REDACTED}`;
+}
+
+/**
+ * The words next to which a random-looking token is taken for a credential (the context rule): each as written in
+ * lower case, capitalised (the end of a camelCase name: `apiKey`, `githubToken`) and in upper case (`OPENAI_API_KEY`).
+ * `passwd` and `password` both; a plural too (`credentials`).
+ */
+const CONTEXT_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'authorization', 'credential', 'bearer'];
+/** Words joined to a context word without a separator, in lower or upper case: `apikey`, `accesstoken`, `APIKEY`. */
+const JOINED_HEADS = ['api', 'access', 'auth', 'client', 'secret', 'private', 'session', 'refresh', 'id', 'app', 'bot', 'user', 'signing'];
+
+/**
+ * A context word as a whole word, or as the last part of a name: `api_key`, `x-api-key`, `process.env.API_KEY`
+ * (parts joined by `_`, `-` or `.`), `apiKey`, `apikey`. Not `monkey`, `keyboard`, `tokens_used` or `key-value`.
+ */
+function contextWord(): string {
+  const capitalised = CONTEXT_WORDS.map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`);
+  const lower = `(?:${JOINED_HEADS.join('|')})?(?:${CONTEXT_WORDS.join('|')})`;
+  const upper = `(?:${JOINED_HEADS.join('|').toUpperCase()})?(?:${CONTEXT_WORDS.join('|').toUpperCase()})`;
+  return `(?:[A-Za-z0-9]+[_.-])*(?:${lower}|[A-Za-z0-9]*(?:${capitalised.join('|')})|${upper})[sS]?(?![A-Za-z0-9])`;
+}
+
+/**
+ * The context rule, as gitleaks' generic-api-key and detect-secrets' keyword detector have it: a context word, then
+ * its value (`=`, `:`, `=>`, `:=`, after an optional quote) or up to three short words (`API key provided:`,
+ * `token for user`), then maybe a quote or `(`, then a candidate: 16 or more characters of `[A-Za-z0-9_\-.+/=~]` (a
+ * trailing `.` is the sentence's). {@link looksRandom} decides whether the candidate is a credential.
+ * Linear by construction: a match starts only where a run of token characters starts (the look-behind), so each run
+ * is read from one start; every quantifier between the word and the candidate is bounded, so only the few words
+ * within three words of a run can read it; and the candidate run is greedy and ends the match, so no start reads
+ * another's run again. A megabyte of token characters after `token ` costs one pass.
+ */
+function contextPattern(): RegExp {
+  const separator = `(?:["'\\x60]?[ \\t]{0,8}(?::=|=>|:{1,2}|=)[ \\t]{0,8}|[ \\t]{1,8})`;
+  const words = `(?:[A-Za-z0-9_-]{1,15}[,:]?[ \\t]{1,8}){0,3}`;
+  return new RegExp(`((?<![A-Za-z0-9_.+/=~-])${contextWord()}${separator}${words}["'\\x60(]?)([A-Za-z0-9_\\-.+/=~]{15,}[A-Za-z0-9_\\-+/=~])`, 'g');
+}
+
+/** Least Shannon entropy of a credential found by its context, in bits per character (see {@link looksRandom}). */
+const MIN_BITS_PER_CHARACTER = 2.5;
+/** Least length of a run of letters and digits that mixes both, in a credential found by its context. */
+const MIN_MIXED_RUN = 8;
+/** A file name's extension, which ends a file name or path a context word may stand before (`key file app-8f3a2b1c.pem`). */
+const FILE_EXTENSION = /\.[a-z]{2,4}$/;
+
+/**
+ * True for a candidate of the context rule that looks like a generated credential rather than a word, a name or an
+ * id: at least 16 characters, a run of at least 8 letters and digits that holds both (random tokens have one; names
+ * such as `service-account-main`, `my-project-123456` or `projects/123/secrets/db/versions/3` do not), at least 2.5
+ * bits of Shannon entropy per character (a random 16-digit hex key has 2.5 or more 999 times in 1000; `aaaa…1` has
+ * 0.3), and no file extension at its end.
+ */
+function looksRandom(candidate: string): boolean {
+  return (
+    candidate.length >= 16 &&
+    candidate.split(/[^A-Za-z0-9]+/).some((run) => run.length >= MIN_MIXED_RUN && /\d/.test(run) && /[A-Za-z]/.test(run)) &&
+    bitsPerCharacter(candidate) >= MIN_BITS_PER_CHARACTER &&
+    !FILE_EXTENSION.test(candidate)
+  );
+}
+
+/** Shannon entropy of `text` (ASCII, as every candidate is), in bits per character. */
+function bitsPerCharacter(text: string): number {
+  const counts = new Uint32Array(128);
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i) & 127;
+    counts[code] = (counts[code] ?? 0) + 1;
+  }
+  let bits = 0;
+  for (const count of counts) {
+    if (count === 0) continue;
+    const p = count / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+type Replacement = string | ((match: string, kept: string, value: string) => string);
+type SecretPattern = readonly [pattern: RegExp, replacement: Replacement, only?: RegExp];
 
 interface Scrubbing {
   /**
    * Patterns of credentials, each replaced as a whole (or its value part); one with a third member is tried only on text
    * that this matches (a character it cannot do without): a pattern that may start at every word reads every word to
    * its end, ten times the cost of finding one character.
-   * Order matters: private keys first (their base64 may hold anything), then header and key=value forms, then the bare
-   * token shapes. Each start is anchored by a look-behind (or a fixed prefix), so a long run of token characters costs
-   * linear time, not quadratic.
+   * Order matters: private keys first (their base64 may hold anything), then the context rule, then header and
+   * key=value forms, then the bare token shapes. Each start is anchored by a
+   * look-behind (or a fixed prefix), so a long run of token characters costs linear time, not quadratic.
+   * A value never takes the punctuation after it: `token=abc: next` keeps `: next`; values end before a trailing `.`,
+   * `,`, `;`, `:`, `)` or quote.
    */
   readonly patterns: readonly SecretPattern[];
   /**
-   * What every pattern above needs somewhere in the text: a header name followed by `:` or `=`, `bearer`/`basic` and a
-   * space, a secret key's name followed by `=`, `:`, `=>` or a quote (every key of SECRET_KEYS and every token header
-   * ends with one of the names listed here), the prefix of a token shape, a PEM header, three mask characters, or user
-   * info in a URL. Text with none of them holds nothing the patterns could replace and skips them: most client texts
-   * and stack frames. A property test holds it to that.
+   * What every pattern above needs somewhere in the text: a context word (`key`, `token`, `secret`, `passwd` or
+   * `password`, `authorization`, `credential`, `bearer`: every key of SECRET_KEYS and every token header but the few
+   * listed here holds one), a header name followed by `:` or `=`, `basic` and a space, a secret key's name followed by
+   * `=`, `:`, `=>` or a quote, the prefix of a token shape, a PEM header, three mask characters, or user info in a URL.
+   * Text with none of them holds nothing the patterns could replace and skips them: most client texts and stack
+   * frames. A property test holds it to that.
    * It earns its place on the success path too: with `onOutcome` set, every call's name is scrubbed (about 1.3 µs a
    * call through all the patterns, against under 0.1 µs with this test first).
    * Branches are grouped by their first letter, which the regular expression engine then tests once.
@@ -113,53 +232,74 @@ function scrubbing(): Scrubbing {
       // PEM private keys (RSA, EC, OpenSSH, PKCS#8, encrypted, PGP), as text or JSON-escaped (`\n`), up to their END
       // line; one cut off before it, to the end of the text (what follows a cut-off key cannot be told from the key).
       [/-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----(?:[\s\S]*?-----END[A-Z0-9 ]{0,60}-----|[\s\S]*)/g, REDACTED],
+      // The context rule: a random-looking token next to a context word (`token acme_pat_9F8e…`, `API key: 9f86d0…`).
+      // Before the header and key=value forms, whose values run to the end of a line: a context word within such a
+      // value would be redacted with it, and the token after it kept.
+      [contextPattern(), (match, kept, candidate) => (looksRandom(candidate) ? `${kept}${REDACTED}` : match), /\d/],
       // Authorization, Proxy-Authorization, X-Goog-Api-Key, X-Api-Key and Cookie headers in "Name: value" or JSON
-      // "name":"value" form (the value up to the line's end); headers holding one token (up to a space), as header lines and
-      // as AWS canonical-request lines (`x-amz-security-token:<token>`).
+      // "name":"value" form: the value up to the line's end (but the punctuation that ends it), or a placeholder
+      // (`Bearer <token>`, `Bearer ...`) as written. The value starts after the spaces (which only the name's part
+      // takes), so that a line of spaces is read once, not once for each of them.
       [
-        /((?:proxy-)?authorization|x-goog-api-key|x-api-key|cookie|set-cookie)(["']?\s*[:=]\s*["']?)[^"'\r\n,}]+|((?:x-amz-security-token|x-auth-token|x-access-token|private-token|x-vault-token|api-key|ocp-apim-subscription-key|x-shopify-access-token|x-figma-token)["']?\s*:\s*["']?)[^\s"'\\,;}]+/gi,
-        `$1$2$3${REDACTED}`,
+        new RegExp(
+          `((?:(?:proxy-)?authorization|x-goog-api-key|x-api-key|cookie|set-cookie)["']?\\s*[:=]\\s*["']?)((?:(?:bearer|basic|token)\\s+)?(?:${BRACKETED}|\\.{3}|…)(?![^"'\\r\\n,}\\s])|(?:[^"'\\r\\n,}\\s][^"'\\r\\n,}]*)?[^"'\\r\\n,}\\s.;:)])`,
+          'gi',
+        ),
+        redactValue,
+      ],
+      // Headers holding one token (up to a space), as header lines and as AWS canonical-request lines
+      // (`x-amz-security-token:<token>`).
+      [
+        new RegExp(
+          `((?:x-amz-security-token|x-auth-token|x-access-token|private-token|x-vault-token|api-key|ocp-apim-subscription-key|x-shopify-access-token|x-figma-token)["']?\\s*:\\s*["']?)(${BRACKETED}|[^\\s"'\\\\,;}]*[^\\s"'\\\\,;}.:)])`,
+          'gi',
+        ),
+        redactValue,
       ],
       // S3's SignatureDoesNotMatch XML: the signature, and the canonical request and string to sign as hex bytes.
       [/<(SignatureProvided|CanonicalRequestBytes|StringToSignBytes)>[^<]*/g, `<$1>${REDACTED}`],
-      // Bearer / Basic credentials wherever they stand.
-      [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
+      // Bearer / Basic credentials wherever they stand; not a placeholder, nor a lower-case word (`Bearer token`,
+      // `Basic auth`).
+      [/(\b(?:Bearer|Basic)\s+)([A-Za-z0-9._~+/=-]{3,}[A-Za-z0-9_~+/=-])/gi, (match, kept, value) => (/^[a-z]{1,16}$/.test(value) ? match : redactValue(match, kept, value))],
       // key=value in URLs and form bodies.
-      [new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_KEYS})=[^&\\s#"'<>()[\\]{},;]+`, 'gi'), `$1$2=${REDACTED}`, /=/],
+      [new RegExp(`((?:^|[^A-Za-z0-9_-])(?:${SECRET_KEYS})=)(${BRACKETED}|[^&\\s#"'<>()[\\]{},;]*[^&\\s#"'<>()[\\]{},;.:])`, 'gi'), redactValue, /=/],
       // "key": "value" in JSON.
-      [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi'), `$1"${REDACTED}"`, /"/],
+      [new RegExp(`("(?:${SECRET_KEYS})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(?=")`, 'gi'), redactValue, /"/],
       // key: 'value' and 'key' => 'value' as util.inspect prints objects and URLSearchParams.
-      [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*)'(?:[^'\\\\]|\\\\.)*'`, 'gi'), `$1'${REDACTED}'`, /'/],
+      [new RegExp(`((?<![A-Za-z0-9_-])['"]?(?:${SECRET_KEYS})['"]?\\s*(?::|=>)\\s*')((?:[^'\\\\]|\\\\.)*)(?=')`, 'gi'), redactValue, /'/],
       // Keys a service echoes half-masked (`sk-ab***...wxyz`, `sk_test_****1234`, `****1234`): the whole token, its visible
       // head and tail included.
       [new RegExp(`(?<![A-Za-z0-9_*•-])(?:${MASKED})`, 'g'), REDACTED, /[*•]{3}/],
       // The prefixed token shapes, Google OAuth access and refresh tokens, Google API keys, AWS access key ids (AKIA, ASIA).
       [
-        new RegExp(`(?<![A-Za-z0-9_-])(?:${PREFIXED_TOKENS})|ya29\\.[A-Za-z0-9._-]+|1\\/\\/[A-Za-z0-9._-]{6,}|AIza[A-Za-z0-9_-]{20,}|(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'g'),
+        new RegExp(
+          `(?<![A-Za-z0-9_-])(?:${PREFIXED_TOKENS})|ya29\\.[A-Za-z0-9._-]*[A-Za-z0-9_-]|1\\/\\/[A-Za-z0-9._-]{5,}[A-Za-z0-9_-]|AIza[A-Za-z0-9_-]{20,}|(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
+          'g',
+        ),
         REDACTED,
       ],
       // Azure AD (Entra ID) client secrets: three characters, a digit, `Q~`, then 31 to 34 more (gitleaks' shape).
-      [/(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,}/g, REDACTED, /\dQ~/],
+      [/(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{30,}[A-Za-z0-9_~-]/g, REDACTED, /\dQ~/],
       // Userinfo in URLs: scheme://user:password@host (the user may be empty).
       [/((?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]+@/gi, `$1${REDACTED}@`, /@/],
     ],
     hint: new RegExp(
       [
-        `a(?:uthorization${HEADER_VALUE}|ssertion${KEY_VALUE}|iza|kia|sia|pi_org_|tatt3|ge-secret-key-1)`,
-        `b(?:earer|asic)\\s`,
-        `c(?:ookie${HEADER_VALUE}|ode_verifier${KEY_VALUE}|redential${KEY_VALUE}|anonicalrequestbytes>)`,
+        `a(?:uthorization${WORD_END}|ssertion${KEY_VALUE}|iza|kia|sia|pi_org_|tatt3|ge-secret-key-1)`,
+        `b(?:earer${WORD_END}|asic\\s)`,
+        `c(?:ookie${HEADER_VALUE}|ode_verifier${KEY_VALUE}|redential${WORD_END}|anonicalrequestbytes>)`,
         'd(?:api|p\\.|o[opr]_v1_)',
         'eyj',
         'figd_',
         'g(?:ocspx-|h[pousr]_|ithub_pat_|l(?:pat|dt|rt|ptt|oas|cbt|ft|imt|agent|soat|ffct)-|lc_|lsa_|sk_)',
         'h(?:f_|v[sb]\\.)',
-        `key(?:${KEY_VALUE}|-)`,
+        `key(?:${WORD_END}|-)`,
         'lin_',
         'n(?:tn_|pm_|rak-)',
-        `p(?:assw(?:or)?d${KEY_VALUE}|ypi-|mak-|ul-|plx-)`,
+        `p(?:assw(?:or)?d${WORD_END}|ypi-|mak-|ul-|plx-)`,
         'r(?:k_|8_)',
-        `s(?:ecret(?:_|${KEY_VALUE})|ig(?:nature)?${KEY_VALUE}|k[-_]|k[0-9a-f]{32}|hp|ntry|bp_|b_secret_|q0|ignatureprovided>|tringtosignbytes>|g\\.)`,
-        `token${KEY_VALUE}`,
+        `s(?:ecret(?:${WORD_END}|_)|ig(?:nature)?${KEY_VALUE}|k[-_]|k[0-9a-f]{32}|hp|ntry|bp_|b_secret_|q0|ignatureprovided>|tringtosignbytes>|g\\.)`,
+        `token${WORD_END}`,
         'whsec_',
         `x(?:ox[abeoprs]-|app-|ai-)`,
         'ya29\\.',
@@ -189,7 +329,8 @@ export function scrubSecrets(text: string): string {
 export function applySecretPatterns(text: string): string {
   let out = text;
   for (const [pattern, replacement, only] of scrubbing().patterns) {
-    if (only === undefined || only.test(out)) out = out.replace(pattern, replacement);
+    if (only !== undefined && !only.test(out)) continue;
+    out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
   }
   return out;
 }

@@ -75,6 +75,11 @@ describe('the scrubbing shortcut', () => {
     'SG.', 'SK', 'sq0atp-', 'sntrys_', 'sbp_', 'sb_secret_', 'dapi', 'dp.pt.', 'dop_v1_', 'pypi-AgE', 'PMAK-', 'pul-', 'pplx-',
     'ATATT3', 'AGE-SECRET-KEY-1', 'r8_', 'figd_', 'key-', 'xai-', 'xapp-', '0123456789abcdef0123456789abcdef',
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', '-----BEGIN PRIVATE KEY-----', '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+    // the context rule: its words in their forms, separators, random-looking tokens, placeholders
+    'credentials', 'keys', 'KEY', 'Key', 'Token', 'TOKEN', 'apiKey', 'APIKEY', 'accesstoken', 'OPENAI_API_KEY', 'process.env.', 'Bearer ', 'bearer',
+    'Secret', 'PASSWORD', 'Authorization ', 'passwd', 'S', 's', '\t', '`', ':=', '(', ' is ', ' provided: ', ' for user ', 'zq81Hf03KkaP2mLx9Qe7',
+    '9f86d081884c7d659a2feaa0c55ad015', 'acme_pat_9F8e7D6c5B4a3928170', '123e4567-e89b-12d3-a456-426614174000', 'QmFzZTY0U3RyaW5nV2l0aE51bWJlcnMxMjM',
+    '<token>', '${TOKEN}', '{{token}}', 'YOUR_API_KEY', 'xxxx', 'changeme', '[REDACTED]', 'your-token-here',
   ];
   it('skips only texts in which no pattern could match', () => {
     fc.assert(
@@ -87,7 +92,10 @@ describe('the scrubbing shortcut', () => {
   });
 
   it('skips no fragment followed by a token body, a separator or a mask (every pair, in either order)', () => {
-    const bodies = [' ', ':', '=', '"', '***', '0123456789abcdef0123456789abcdef', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+    const bodies = [
+      ' ', ':', '=', '"', '***', '0123456789abcdef0123456789abcdef', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+      ' zq81Hf03KkaP2mLx9Qe7', ': 9f86d081884c7d659a2feaa0c55ad015', 's\t"zq81Hf03KkaP2mLx9Qe7"', ' for user (zq81Hf03KkaP2mLx9Qe7)', '`: zq81Hf03KkaP2mLx9Qe7',
+    ];
     for (const fragment of fragments) {
       for (const body of bodies) {
         for (const text of [`${fragment}${body}`, `${body}${fragment}`, `${fragment}${body}${body}`]) expect(scrubSecrets(text)).toBe(applySecretPatterns(text));

@@ -633,3 +633,55 @@ export function failWith(value: unknown, mode: Mode): unknown {
       };
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Credentials of no known shape, in the context that gives them away (the scrubber's context rule).
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Letters and digits, for the drawn part of a context credential. */
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Interleaved with the drawn characters, so that every credential looks random (a run of letters and digits mixing
+ * both, well above 2.5 bits a character) whatever fast-check draws, `aaaa…` included; and holds no known prefix.
+ */
+const CONTEXT_MIXER = 'Cq7xW2mZ9vK4pR8tL3nB6hF1';
+
+/** Prefixes no secret scanner lists (the scrubber knows none of them). */
+const UNKNOWN_PREFIXES = ['', 'acme_pat_', 'zt-live-', 'corp.', 'v2_'] as const;
+
+/** The text before and after a credential that gives it away: a context word, then its value or a few words. */
+const CREDENTIAL_CONTEXTS: readonly (readonly [before: string, after: string])[] = [
+  ['401 Unauthorized: token ', ' is invalid'],
+  ['Invalid API key: ', '. Check the dashboard.'],
+  ['authentication failed with credential ', ''],
+  ['the access token ', ' is expired'],
+  ['upstream said {"apiToken":"', '"}'],
+  ['X-Acme-Token: ', ''],
+  ['rejected secret (', '), try again'],
+  ['ACME_API_KEY=', ' (from .env)'],
+  ['password for svc: ', '; rotate it'],
+  ['Bearer token ', ' refused'],
+  ["{ apiKey: '", "' }"],
+];
+
+/** A credential of no known shape planted in a text that gives it away by its context, and the text scrubbed. */
+export interface ContextCredential {
+  readonly text: string;
+  /** The credential: none of it may be shown or logged. */
+  readonly secret: string;
+  /** `text` with the credential replaced by `[REDACTED]`, the words and punctuation around it as they were. */
+  readonly scrubbed: string;
+}
+
+/** Credentials of no known shape (an unknown vendor prefix, or none), each in a context that gives it away. */
+export const contextCredential: fc.Arbitrary<ContextCredential> = fc
+  .record({
+    prefix: fc.constantFrom(...UNKNOWN_PREFIXES),
+    drawn: fc.array(fc.constantFrom(...ALPHANUMERIC), { minLength: 12, maxLength: CONTEXT_MIXER.length }),
+    context: fc.constantFrom(...CREDENTIAL_CONTEXTS),
+  })
+  .map(({ prefix, drawn, context: [before, after] }) => {
+    const secret = `${prefix}${drawn.map((c, i) => `${c}${CONTEXT_MIXER.charAt(i)}`).join('')}`;
+    return { text: `${before}${secret}${after}`, secret, scrubbed: `${before}[REDACTED]${after}` };
+  });

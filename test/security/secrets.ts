@@ -6,8 +6,9 @@
  *
  * Then every other form in which a client or a service puts a credential into an error (FORM, FORM_EMBEDDINGS): header
  * lines and AWS canonical requests, keys echoed half-masked, URLs with user info, PEM private keys, a service account's
- * JSON, connection strings, and the token formats secret scanners list (gitleaks' rules). Any 6 characters of one of
- * those found in a text count as a leak.
+ * JSON, connection strings, the token formats secret scanners list (gitleaks' rules), and credentials of no known shape
+ * that only their context gives away (a vendor's token after `token`, a hex key after `API key:`). Any 6 characters
+ * of one of those found in a text count as a leak.
  */
 
 /** The secret values. */
@@ -71,6 +72,19 @@ export const FORM = {
   vault: 'hvs.CAESIDq3kF4keThpAqYGE4Z9DFwCw7zaRhwDncEcQzo',
   /** An Azure AD (Entra ID) client secret: three characters, a digit, `Q~`, then 31 to 34 more. */
   azureAdSecret: 'zR78Q~Dq3kF4ke.xT2vW_nM9pL0~cR5sK-uY7hJ6g',
+  // Credentials of no shape the scrubber knows, recognised by the word before them (the context rule).
+  /** A vendor's personal token with a prefix no scanner lists. */
+  unknownPrefixToken: 'acme_pat_9F8e7D6c5B4a3928170',
+  /** A 32-hex-digit API key. */
+  hexApiKey: '9f86d081884c7d659a2feaa0c55ad015',
+  /** A credential of 20 letters and digits. */
+  freeCredential: 'zq81Hf03KkaP2mLx9Qe7',
+  /** An in-house token: base64 of no known prefix. */
+  inHouseToken: 'QmFzZTY0U3RyaW5nV2l0aE51bWJlcnMxMjM',
+  /** A token under a camelCase JSON key and under a header of no known name. */
+  camelJsonToken: 'tk9Xv2Lq8Rw4Zp7Ns3Bd6Fh1',
+  /** A UUID used as an API key (as some services issue them). */
+  uuidKey: 'c0a8f3e2-5b7d-4e19-9a6c-3f2e1d0b9a87',
 } as const;
 
 /** The secret values that are credentials (every one of them). */
@@ -178,7 +192,12 @@ export const FORM_EMBEDDINGS: Readonly<Record<string, readonly [string, string]>
     `The request signature we calculated does not match the signature you provided. The Canonical String for this request should have been\n'${CANONICAL_REQUEST}'\n`,
     `The request signature we calculated does not match the signature you provided. The Canonical String for this request should have been\n'${CANONICAL_REQUEST_SCRUBBED}'\n`,
   ],
-  'canonical request on one line (whitespace folded)': [CANONICAL_REQUEST.replace(/\n+/g, ' '), CANONICAL_REQUEST_SCRUBBED.replace(/\n+/g, ' ')],
+  // Folded onto one line, the payload's hash (64 hex digits) follows `x-amz-security-token` as a token would: the context
+  // rule takes it for one. Harmless (a hash of the body is no credential), and on separate lines it stays.
+  'canonical request on one line (whitespace folded)': [
+    CANONICAL_REQUEST.replace(/\n+/g, ' '),
+    CANONICAL_REQUEST_SCRUBBED.replace(/\n+/g, ' ').replace(/(x-amz-security-token) [0-9a-f]{64}/, '$1 [REDACTED]'),
+  ],
   'canonical request JSON-escaped': [JSON.stringify({ message: CANONICAL_REQUEST }), JSON.stringify({ message: CANONICAL_REQUEST_SCRUBBED })],
   'x-amz-security-token header line': [`X-Amz-Security-Token: ${FORM.sessionToken}\nHost: lambda`, 'X-Amz-Security-Token: [REDACTED]\nHost: lambda'],
   'authorization: AWS4-HMAC-SHA256 line': [`authorization: ${AWS_AUTHORIZATION}`, 'authorization: [REDACTED], SignedHeaders=host;x-amz-date;x-amz-security-token, Signature=[REDACTED]'],
@@ -237,6 +256,16 @@ export const FORM_EMBEDDINGS: Readonly<Record<string, readonly [string, string]>
   ],
   'Azure AD client secret in util.inspect form': [`{ clientId: 'app', clientSecret: '${FORM.azureAdSecret}' }`, "{ clientId: 'app', clientSecret: '[REDACTED]' }"],
   'scanner token in a JSON error body': [`{"error":"invalid token","detail":"the token ${FORM.npm} was revoked"}`, '{"error":"invalid token","detail":"the token [REDACTED] was revoked"}'],
+  'unknown-prefix token quoted by a 401': [`401 Unauthorized: token ${FORM.unknownPrefixToken} is invalid`, '401 Unauthorized: token [REDACTED] is invalid'],
+  '32-hex key after "Invalid API key:"': [`Invalid API key: ${FORM.hexApiKey}. Check the dashboard.`, 'Invalid API key: [REDACTED]. Check the dashboard.'],
+  'credential in free text': [`authentication failed with credential ${FORM.freeCredential}`, 'authentication failed with credential [REDACTED]'],
+  'in-house token two words after "access"': [`the access token ${FORM.inHouseToken} is expired (issued 2026-01-01)`, 'the access token [REDACTED] is expired (issued 2026-01-01)'],
+  'token a few words after its word, quoted': [`token for user svc-reports: '${FORM.unknownPrefixToken}', rejected`, "token for user svc-reports: '[REDACTED]', rejected"],
+  'camelCase JSON key of no known name': [`{"error":"unauthorized","apiToken":"${FORM.camelJsonToken}"}`, '{"error":"unauthorized","apiToken":"[REDACTED]"}'],
+  'header line of no known name': [`X-Acme-Token: ${FORM.camelJsonToken}\nAccept: */*`, 'X-Acme-Token: [REDACTED]\nAccept: */*'],
+  'environment variable of no known name': [`OPENAI_COMPAT_API_KEY=${FORM.freeCredential} (from .env)`, 'OPENAI_COMPAT_API_KEY=[REDACTED] (from .env)'],
+  'password after a few words, then punctuation': [`password for svc: ${FORM.freeCredential}; rotate it`, 'password for svc: [REDACTED]; rotate it'],
+  'UUID after "API key"': [`API key ${FORM.uuidKey} was revoked`, 'API key [REDACTED] was revoked'],
 };
 
 /** Ordinary error texts and stack frames that hold no credential: unchanged by scrubbing. */
@@ -254,6 +283,27 @@ export const ORDINARY_TEXTS: readonly string[] = [
   '    at Object.<anonymous> (/srv/app/node_modules/@aws-sdk/client-lambda/dist-cjs/index.js:1042:23)',
   '    at async Promise.all (index 0) [as task_queues] (node:internal/process/task_queues:95:5)',
   'SK-1234 is not a valid SKU; skipped 3 rows in sheet "Q1 results"',
+  // Next to a context word, but no credential: a word, a name, an id of words and numbers, a file name, a placeholder.
+  'token is expired',
+  'invalid_grant: Token has been expired or revoked.',
+  'authorization failed for user service-account-main',
+  'API key not valid for project my-project-123456. Please pass a valid API key.',
+  'Secret projects/123/secrets/db-pass/versions/3 not found',
+  'could not read key file /srv/app/keys/service-account-8f3a2b1c9d.json',
+  'refresh token expired; sign in again',
+  'Bearer token missing',
+  'Basic auth is not allowed here',
+  'Authorization: Bearer <token>',
+  'set Authorization: Bearer ${TOKEN} in the request',
+  'x-api-key: YOUR_API_KEY',
+  '{"password":"changeme","token":"{{token}}","api_key":"<YOUR_API_KEY>"}',
+  'token=xxxx&key=***',
+  'tokens_used 8f3a2b1c9d7e6f5a4b3c exceeded the quota',
+  '    at getAccessToken (/srv/app/dist/chunk-8f3a2b1c9d.mjs:1:2)',
+  // A UUID-like request id next to no context word.
+  'request 123e4567-e89b-12d3-a456-426614174000 failed: duplicate idempotency',
+  // A token split from its word by a line break.
+  'token\ne4d909c290d0fb1ca068ffaddf22cbd0 (the next line)',
 ];
 
 /**
