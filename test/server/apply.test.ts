@@ -320,14 +320,11 @@ describe('the SDK answers itself; the access log counts those calls once, with n
     expect(outcomes[1]?.name).toBe('https://example.com/a?access_token=[REDACTED]');
   });
 
-  it('without an access log, installs nothing at the request level but the tools/call answer keeper (SDK 1.13.0/1.13.1)', async () => {
+  it('without an access log, the only request-level work on tools/call is the answer keeper (SDK 1.13.0/1.13.1): one record, the policy text', async () => {
     const records: unknown[] = [];
     const server = newServer();
     server.registerTool('t', {}, crash);
-    const handlers = (server.server as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers;
-    const before = new Map(handlers);
     applyErrorPolicy(server, createErrorPolicy({ logger: (r) => records.push(r) }));
-    for (const [method, handler] of before) if (method !== 'tools/call') expect(handlers.get(method), method).toBe(handler);
     const { client } = await connect(server);
     expect(textOf(await client.callTool({ name: 't', arguments: {} }))).toMatch(/^Error executing tool t \(reference/);
     expect(records).toHaveLength(1);
