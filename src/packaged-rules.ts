@@ -43,7 +43,8 @@ function isFailedResponse(value: unknown): boolean {
  * Whether one error is of a client the http pack reads (src/http/; test/adopt/advice.test.ts holds the two in step on
  * the clients' real errors): axios (`config` and `response`), a failed fetch `Response` thrown or in `response` (fetch,
  * ky, ofetch, GraphQL over fetch; one in `cause` is a link of the chain), the AWS SDK v3 (`$metadata`), the OpenAI and
- * Anthropic SDKs (class `APIError`), Stripe (`type` `Stripe…Error`), Slack (`code` `slack_webapi_…`), Microsoft Graph
+ * Anthropic SDKs (class `APIError`), Stripe (`type` `Stripe…Error`), Slack (`code` `slack_webapi_…`, or its 429 without
+ * a usable `Retry-After`), Microsoft Graph
  * (`statusCode`, `requestId`, `body`, `date`), `@linear/sdk` (`raw`, `errors`, `query`), an OpenAPI Generator
  * `ApiException`, or an error named as in {@link HTTP_PACK_NAMES}.
  */
@@ -51,6 +52,8 @@ function isHttpPackClientError(node: unknown): boolean {
   if (isHttpClientError(node) || isFailedResponse(node) || isFailedResponse(readProp(node, 'response')) || isOpenApiException(node)) return true;
   if (isObjectLike(readProp(node, '$metadata')) || HTTP_PACK_NAMES.has(readString(node, 'name') ?? '')) return true;
   if (/^Stripe\w*Error$/.test(readString(node, 'type') ?? '') || readString(node, 'code')?.startsWith('slack_webapi_') === true) return true;
+  // Slack's client on a 429 without a usable Retry-After: a plain Error
+  if (readString(node, 'message')?.startsWith('Retry header did not contain a valid timeout') === true) return true;
   if (typeof readProp(node, 'statusCode') === 'number' && ['requestId', 'body', 'date'].every((key) => hasKey(node, key))) return true;
   if (['raw', 'errors', 'query'].every((key) => hasKey(node, key))) return true;
   return classNames(node).includes('APIError');
