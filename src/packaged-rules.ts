@@ -5,9 +5,8 @@
  * line here.
  */
 import { someInChain, findInChain } from './kit/chain.js';
-import { isHttpClientError, isHttpStatus, httpAnswerOf, httpStatusOf, isOpenApiException } from './kit/http.js';
-import { classNames } from './kit/names.js';
-import { describeThrown, hasKey, isObjectLike, readProp, readString } from './kit/read.js';
+import { isHttpStatus, httpAnswerOf, httpStatusOf, isOpenApiException } from './kit/http.js';
+import { describeThrown, hasKey, readProp, readString } from './kit/read.js';
 import type { ErrorRule } from './rules/rule.js';
 import { ownErrorRuleWouldAccept } from './rules/own-error.js';
 import { zodErrorRule } from './rules/zod.js';
@@ -31,32 +30,42 @@ export interface PackagedRuleHint {
 /** The registered symbol every gaxios copy sets on its errors (src/google/gaxios.ts). */
 const GAXIOS_ERROR_SYMBOL: symbol = Symbol.for('gaxios-gaxios-error');
 
-/** The names of errors of clients the http pack reads: Octokit's, ky's, Notion's and `@octokit/graphql`'s. */
-const HTTP_PACK_NAMES = new Set(['HttpError', 'HTTPError', 'APIResponseError', 'UnknownHTTPResponseError', 'GraphqlResponseError']);
-
 /** A failed fetch `Response`: `ok` false and `headers` with a `get` function. */
 function isFailedResponse(value: unknown): boolean {
   return readProp(value, 'ok') === false && typeof readProp(readProp(value, 'headers'), 'get') === 'function';
 }
 
 /**
+ * The keys that brand an error of a client the http pack reads: axios, the AWS SDK v3, Microsoft Graph, `@linear/sdk`,
+ * the OpenAI and Anthropic SDKs.
+ */
+const HTTP_PACK_KEYS = [['config', 'response'], ['$metadata'], ['statusCode', 'requestId', 'body', 'date'], ['raw', 'errors', 'query'], ['requestID', 'status', 'headers']];
+
+/**
+ * The texts that brand one: the `name` of Octokit's, ky's, Notion's and `@octokit/graphql`'s errors, Stripe's `type`,
+ * Slack's `code` (and the message of its 429 without a usable `Retry-After`).
+ */
+const HTTP_PACK_TEXTS: readonly (readonly [string, RegExp])[] = [
+  ['name', /^(?:HttpError|HTTPError|APIResponseError|UnknownHTTPResponseError|GraphqlResponseError)$/],
+  ['type', /^Stripe\w*Error$/],
+  ['code', /^slack_webapi_/],
+  ['message', /^Retry header did not contain/],
+];
+
+/**
  * Whether one error is of a client the http pack reads (src/http/; test/adopt/advice.test.ts holds the two in step on
- * the clients' real errors): axios (`config` and `response`), a failed fetch `Response` thrown or in `response` (fetch,
- * ky, ofetch, GraphQL over fetch; one in `cause` is a link of the chain), the AWS SDK v3 (`$metadata`), the OpenAI and
- * Anthropic SDKs (class `APIError`), Stripe (`type` `Stripe…Error`), Slack (`code` `slack_webapi_…`, or its 429 without
- * a usable `Retry-After`), Microsoft Graph
- * (`statusCode`, `requestId`, `body`, `date`), `@linear/sdk` (`raw`, `errors`, `query`), an OpenAPI Generator
- * `ApiException`, or an error named as in {@link HTTP_PACK_NAMES}.
+ * the clients' real errors): a failed fetch `Response` thrown or in `response` (fetch, ky, ofetch, GraphQL over fetch;
+ * one in `cause` is a link of the chain), an OpenAPI Generator `ApiException`, or an error with the keys of
+ * {@link HTTP_PACK_KEYS} or a text of {@link HTTP_PACK_TEXTS}.
  */
 function isHttpPackClientError(node: unknown): boolean {
-  if (isHttpClientError(node) || isFailedResponse(node) || isFailedResponse(readProp(node, 'response')) || isOpenApiException(node)) return true;
-  if (isObjectLike(readProp(node, '$metadata')) || HTTP_PACK_NAMES.has(readString(node, 'name') ?? '')) return true;
-  if (/^Stripe\w*Error$/.test(readString(node, 'type') ?? '') || readString(node, 'code')?.startsWith('slack_webapi_') === true) return true;
-  // Slack's client on a 429 without a usable Retry-After: a plain Error
-  if (readString(node, 'message')?.startsWith('Retry header did not contain a valid timeout') === true) return true;
-  if (typeof readProp(node, 'statusCode') === 'number' && ['requestId', 'body', 'date'].every((key) => hasKey(node, key))) return true;
-  if (['raw', 'errors', 'query'].every((key) => hasKey(node, key))) return true;
-  return classNames(node).includes('APIError');
+  return (
+    isFailedResponse(node) ||
+    isFailedResponse(readProp(node, 'response')) ||
+    isOpenApiException(node) ||
+    HTTP_PACK_KEYS.some((keys) => keys.every((key) => hasKey(node, key))) ||
+    HTTP_PACK_TEXTS.some(([key, pattern]) => pattern.test(readString(node, key) ?? ''))
+  );
 }
 
 /** The error on the chain that holds an HTTP status from 300 up (`status`, `statusCode`, a response's), or `undefined`. */
@@ -87,7 +96,7 @@ export const PACKAGED_RULE_HINTS: readonly PackagedRuleHint[] = [
     accepts: (error) => httpStatusHolder(error) !== undefined,
     routine: true,
     shows: "would show the service's message from its body",
-    note: (error) => `${describeThrown(httpStatusHolder(error))} holds an HTTP status no packaged rule reads; httpRulesFor of mcp-error-policy/http reads it as you say`,
+    note: (error) => `${describeThrown(httpStatusHolder(error))}: no packaged rule reads its HTTP status`,
   },
 ];
 

@@ -185,7 +185,7 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
 const RESOURCE_REQUESTS: readonly string[] = ['resources/list', 'resources/templates/list', 'completion/complete'];
 
 /** The words of a failure that says something is missing: a resource read failing so fits `ResourceNotFoundError`. */
-const NOT_FOUND_WORDS = /\bnot found\b|\bno such\b|\bdoes not exist\b|\bENOENT\b/i;
+const NOT_FOUND_WORDS = /not found|no such|does not exist|ENOENT/i;
 
 /**
  * The deliberate error a handler of the call's kind throws for a failure meant for its caller: `ToolError` for tools
@@ -195,7 +195,7 @@ const NOT_FOUND_WORDS = /\bnot found\b|\bno such\b|\bdoes not exist\b|\bENOENT\b
  */
 function deliberateClassFor(context: CallContext, error: unknown): string {
   if (context.handler === 'tool') return 'ToolError';
-  if (context.handler === 'prompt') return 'ResourceError (the deliberate error of prompts; ToolError is for tools)';
+  if (context.handler === 'prompt') return 'ResourceError (prompts share it; ToolError is for tools)';
   const read = !RESOURCE_REQUESTS.includes(context.name ?? '');
   return read && NOT_FOUND_WORDS.test(messageOf(error)) ? 'ResourceNotFoundError' : 'ResourceError';
 }

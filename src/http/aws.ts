@@ -23,7 +23,7 @@ import { isHttpStatus } from '../kit/http.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { requestIdShaped, secondsAsMs } from './headers.js';
-import { classNames } from '../kit/names.js';
+import { classNames } from './names.js';
 
 /** The error codes with which AWS services reject credentials. */
 const CREDENTIAL_CODES = new Set([

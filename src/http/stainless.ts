@@ -20,7 +20,7 @@ import { readProp } from '../kit/read.js';
 import type { ErrorRule } from '../rules/rule.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
 import { durationResetMs, requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
-import { classNames } from '../kit/names.js';
+import { classNames } from './names.js';
 
 /** One SDK built from the same generator. */
 interface Sdk {

@@ -38,7 +38,7 @@ const axios = createRequire(import.meta.url)('axios') as AxiosStatic;
 const HTTP_RULES_FOR = '...httpRulesFor({ name, match, status })';
 const PACK_SHOWS = "would name the request and, where safe, the service's message";
 /** The note of the httpRulesFor advice for a class named `name`. */
-const forClass = (name: string): string => `(${name} holds an HTTP status no packaged rule reads; httpRulesFor of mcp-error-policy/http reads it as you say)`;
+const forClass = (name: string): string => `(${name}: no packaged rule reads its HTTP status)`;
 
 describe('the ...httpRules advice is given exactly where the pack shows more than the core', () => {
   let fake: FakeApis;
@@ -170,7 +170,7 @@ describe("the server's own HTTP error class: httpRulesFor, never a pack that can
     }
     // the class without headers: masked; httpRulesFor would show it (an API's answer: no stack)
     expect(issue).toMatchObject({ kind: 'crash', level: 'warn', report: true, wouldShowWith: HTTP_RULES_FOR });
-    expect(issue?.message).toMatch(new RegExp(`^report: tool "get_issue" would be masked \\(reference [0-9a-f]{12}\\): GitHubError "GitHub API error" at .*; it would show with rules: \\[\\.\\.\\.httpRulesFor\\(\\{ name, match, status \\}\\), \\.\\.\\.coreRules\\] \\(GitHubError holds`));
+    expect(issue?.message).toMatch(new RegExp(`^report: tool "get_issue" would be masked \\(reference [0-9a-f]{12}\\): GitHubError "GitHub API error" at .*; it would show with rules: \\[\\.\\.\\.httpRulesFor\\(\\{ name, match, status \\}\\), \\.\\.\\.coreRules\\] \\(GitHubError: `));
     expect(issue?.message.endsWith(forClass('GitHubError'))).toBe(true);
     expect(issue?.stack).toBeUndefined();
     // axios: the pack, unless the policy holds it (then the pack's own rule shows it, and nothing is advised)
@@ -219,7 +219,7 @@ describe('a crash no rule shows: the deliberate error of its kind', () => {
       'prompt completion/complete',
       'resource completion/complete',
     ]);
-    const prompts = '; a crash: fix it, or throw a ResourceError (the deliberate error of prompts; ToolError is for tools)';
+    const prompts = '; a crash: fix it, or throw a ResourceError (prompts share it; ToolError is for tools)';
     expect(advice(records)).toEqual([
       '; a crash: fix it, or throw a ToolError',
       '; a crash: fix it, or throw a ResourceNotFoundError',
@@ -249,7 +249,7 @@ describe('a crash no rule shows: the deliberate error of its kind', () => {
     }
     expect(advice(records)).toEqual([
       '; a crash: fix it, or throw a ToolError',
-      '; a crash: fix it, or throw a ResourceError (the deliberate error of prompts; ToolError is for tools)',
+      '; a crash: fix it, or throw a ResourceError (prompts share it; ToolError is for tools)',
       '; a crash: fix it, or throw a ResourceError',
     ]);
   });
