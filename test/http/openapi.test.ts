@@ -145,6 +145,12 @@ describe('under the core rules alone: the status and the retry delay, never the 
       ...(level === 'warn' ? { stack: expect.stringMatching(/^ {4}at /) } : {}),
     });
   });
+
+  it("answers a resource's ApiException with the policy's JSON-RPC code, never the exception's own 404", async () => {
+    const missing = await rpcError(session.client.readResource({ uri: 'pod://missing' }));
+    expect([missing.code, missing.message]).toEqual([-32603, 'MCP error -32603: HTTP request failed with status 404']);
+    expect(records.at(-1)).toMatchObject({ level: 'info', handler: 'resource', name: 'pod://missing', rule: 'http-status', status: 404 });
+  });
 });
 
 describe('with [...httpRules, ...coreRules]: also a 4xx body\'s message, never a 5xx body or a page', () => {
@@ -266,5 +272,32 @@ describe('recognised by shape, across realms', () => {
       expect(openapiFailureOf(error)).toBeUndefined();
       expect(classifyError(error).kind).toBe('crash');
     }
+  });
+
+  it('never throws on hostile parts, and shows no huge, HTML or 5xx body', () => {
+    const policy = createErrorPolicy({ rules: [...httpRules, ...coreRules], logger: () => undefined });
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no');
+        },
+      },
+    );
+    const exception = (code: unknown, body: unknown, headers: unknown): Error => Object.assign(Object.assign(new Error('HTTP-Code'), { name: 'ApiException' }), { code, body, headers });
+    for (const error of [exception(404, proxy, {}), exception(404, {}, proxy), exception(429, throwing, throwing), exception(404, { message: throwing }, {})]) {
+      expect(() => classifyError(error, policy)).not.toThrow();
+      expect(() => classifyError(error)).not.toThrow();
+    }
+    const messageOf = (error: unknown): unknown => {
+      const c = classifyError(error, policy);
+      return c.kind === 'anticipated' ? c.message : c.kind;
+    };
+    expect(messageOf(exception(404, JSON.stringify({ message: 'x'.repeat(300_000) }), {}))).toBe('HTTP request failed with 404 Not Found');
+    expect(messageOf(exception(404, '<html><body>Not Found</body></html>', {}))).toBe('HTTP request failed with 404 Not Found');
+    expect(messageOf(exception(404, { message: '<html><body>Not Found</body></html>' }, {}))).toBe('HTTP request failed with 404 Not Found');
+    expect(messageOf(exception(502, { message: 'upstream 10.0.0.7:8443 refused' }, {}))).toBe('HTTP request failed with 502 Bad Gateway: The service failed to answer');
   });
 });
