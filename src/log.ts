@@ -69,9 +69,10 @@ export interface LogRecord {
   /** Report mode: where the crash was thrown, its first stack frame (`readGraph (/srv/index.js:42:11)`). */
   readonly thrownAt?: string;
   /**
-   * Report mode: the packaged rule that would show this crash's text, as the entry to add to `rules`
-   * (`...httpRules`, `...googleRules`, `zodErrorRule`); absent when no pack would (a crash: fix it, or throw a
-   * `ToolError`).
+   * Report mode: the packaged rule that would show this crash's text (or more than an HTTP failure's status), as the
+   * entry to add to `rules` (`...httpRules`, `...googleRules`, `zodErrorRule`, or `httpRulesFor` for a class of the
+   * server's own); never a pack the policy holds; absent when no rule would (a crash: fix it, or throw the deliberate
+   * error of the handler's kind, `ToolError` or `ResourceError`).
    */
   readonly wouldShowWith?: string;
   /**

@@ -176,8 +176,9 @@ export interface ErrorPolicyOptions {
    * could not answer (`null`, `undefined`, an object whose fields throw) gets the `'enforce'` answer. Each failure is
    * logged once, its line starting with `report:` and the record marked `report: true`: a crash at `warn`, with where
    * it was thrown (`thrownAt`) and the packaged rule that would show it (`wouldShowWith`, `...httpRules`), or saying
-   * it is a crash (fix it, or throw a `ToolError`); an anticipated failure at its rule's level, with what `'enforce'`
-   * would show. The access log is as under `'enforce'`. docs/adopting.md walks it through.
+   * it is a crash (fix it, or throw a `ToolError`; in resources and prompts a `ResourceError`); an anticipated failure
+   * at its rule's level, with what `'enforce'` would show. The access log is as under `'enforce'`. docs/adopting.md
+   * walks it through.
    * @default 'enforce'
    * @example
    * ```ts

@@ -12,7 +12,7 @@ import type { FailedRequest } from './rules/rule.js';
 import type { FailureInfo } from './failure.js';
 import { safeText } from './scrub.js';
 import { isHttpStatus } from './kit/http.js';
-import { packagedRuleFor } from './packaged-rules.js';
+import { packagedRuleFor, type PackagedRuleHint } from './packaged-rules.js';
 import { UNAUTHORIZED } from './status.js';
 import { escapeControls, quoteLine } from './text.js';
 
@@ -28,6 +28,8 @@ const MAX_FRAME_LENGTH = 500;
 const MAX_METHOD_LENGTH = 16;
 const MAX_URL_LENGTH = 2000;
 const MAX_REQUEST_ID_LENGTH = 200;
+/** Longest note of report mode's advice. */
+const MAX_NOTE_LENGTH = 300;
 
 /** One handler call, as the reporter sees it. */
 export interface CallContext {
@@ -181,26 +183,63 @@ function idsOf(classification: Classification): Pick<LogRecord, 'reference' | 'c
   return classification.kind === 'crash' ? { reference: classification.reference, correlationId } : { correlationId };
 }
 
+/** The requests about resources that read none (their failures are named by the method). */
+const RESOURCE_REQUESTS: readonly string[] = ['resources/list', 'resources/templates/list', 'completion/complete'];
+
+/** The words of a failure that says something is missing: a resource read failing so fits `ResourceNotFoundError`. */
+const NOT_FOUND_WORDS = /not found|no such|does not exist|ENOENT/i;
+
+/**
+ * The deliberate error a handler of the call's kind throws for a failure meant for its caller: `ToolError` for tools
+ * (and `tools/list`); `ResourceError` for resources, their lists and completions, and for prompts (the class documented
+ * for prompt handlers: no `PromptError` exists, and a `ToolError` would give a prompt's failure a tool's code); for a
+ * resource read whose text says something is missing, `ResourceNotFoundError` (JSON-RPC -32002).
+ */
+function deliberateClassFor(context: CallContext, error: unknown): string {
+  if (context.handler === 'tool') return 'ToolError';
+  if (context.handler === 'prompt') return 'ResourceError (prompts share it; ToolError is for tools)';
+  const read = !RESOURCE_REQUESTS.includes(context.name ?? '');
+  return read && NOT_FOUND_WORDS.test(messageOf(error)) ? 'ResourceNotFoundError' : 'ResourceError';
+}
+
 /**
  * What a report-mode record adds (`mode: 'report'`, where the client got what the SDK sends without the policy): the
  * line's start and end, and whether it keeps a stack. A crash says where it was thrown and which packaged rule would
- * show it (a routine failure of an API then needs no stack), or that it is a crash; an anticipated failure says what
- * `'enforce'` would show.
+ * show it (a routine failure of an API then needs no stack), or that it is a crash and the deliberate error of its
+ * handler's kind to throw instead; an anticipated failure says what `'enforce'` would show and, for one the core's
+ * `http-status` rule shows by its status alone, the rule that would show more (a pack the policy lacks, else
+ * `httpRulesFor`). No pack the policy holds is advised.
  */
-function reportMode(classification: Classification, stack: string | undefined): { suffix: string; fields: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'>; keepStack: boolean } {
+function reportMode(
+  policy: ErrorPolicy,
+  context: CallContext,
+  classification: Classification,
+  stack: string | undefined,
+): { suffix: string; fields: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'>; keepStack: boolean } {
   if (classification.kind === 'anticipated') {
-    // the core's status-only text: the pack that would name the request and (not for a 5xx's body) the service's message
-    const pack = classification.rule.name === 'http-status' ? packagedRuleFor(classification.error)?.add : undefined;
-    const more = pack === undefined ? '' : `; rules: [${pack}, ...coreRules] would name the request and, where safe, the service's message`;
-    return { suffix: `; 'enforce' would show ${quoteLine(classification.message)}${more}`, fields: pack === undefined ? { report: true } : { report: true, wouldShowWith: pack }, keepStack: true };
+    // the core's status-only text: the pack (or rule) that would name the request and show the service's message
+    const hint = classification.rule.name === 'http-status' ? packagedRuleFor(classification.error, policy.rules) : undefined;
+    const shown = `; 'enforce' would show ${quoteLine(classification.message)}`;
+    if (hint?.shows === undefined) return { suffix: shown, fields: { report: true }, keepStack: true };
+    const more = `; rules: [${hint.add}, ...coreRules] ${hint.shows}${noteOf(hint, classification.error, policy)}`;
+    return { suffix: `${shown}${more}`, fields: { report: true, wouldShowWith: hint.add }, keepStack: true };
   }
   const first = stack?.split('\n', 1)[0]?.trim();
   const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
   const at = thrownAt === undefined ? '' : ` at ${thrownAt}`;
   const where = thrownAt === undefined ? {} : { thrownAt };
-  const hint = packagedRuleFor(classification.error);
-  if (hint === undefined) return { suffix: `${at}; a crash: fix it, or throw a ToolError`, fields: { report: true, ...where }, keepStack: true };
-  return { suffix: `${at}; it would show with rules: [${hint.add}, ...coreRules]`, fields: { report: true, ...where, wouldShowWith: hint.add }, keepStack: hint.routine !== true };
+  const hint = packagedRuleFor(classification.error, policy.rules);
+  if (hint === undefined) return { suffix: `${at}; a crash: fix it, or throw a ${deliberateClassFor(context, classification.error)}`, fields: { report: true, ...where }, keepStack: true };
+  return {
+    suffix: `${at}; it would show with rules: [${hint.add}, ...coreRules]${noteOf(hint, classification.error, policy)}`,
+    fields: { report: true, ...where, wouldShowWith: hint.add },
+    keepStack: hint.routine !== true,
+  };
+}
+
+/** The hint's note for `error`, as ` (<note>)`, scrubbed and bounded; empty when it has none. */
+function noteOf(hint: PackagedRuleHint, error: unknown, policy: ErrorPolicy): string {
+  return hint.note === undefined ? '' : ` (${escapeControls(safeText(hint.note(error), MAX_NOTE_LENGTH, policy.redact))})`;
 }
 
 /** Logs a failure once (at its level, with its stack unless info) and reports its outcome. */
@@ -222,7 +261,7 @@ export function reportFailure(policy: ErrorPolicy, context: CallContext, classif
     if (withheld !== undefined) message = `${message}; not shown: ${withheld}`;
     let report: Pick<LogRecord, 'report' | 'thrownAt' | 'wouldShowWith'> = {};
     if (reported) {
-      const mode = reportMode(classification, stack);
+      const mode = reportMode(policy, context, classification, stack);
       if (kind === 'crash') message = `${who} would be masked (reference ${classification.reference}): ${label} ${quoteLine(errorMessage)}`;
       message = `report: ${message}${mode.suffix}`;
       report = mode.fields;

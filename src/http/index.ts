@@ -3,7 +3,7 @@
  * (`@octokit/rest` 21 and 22), the OpenAI SDK (6, 7), the Anthropic SDK (0.x, 1.x), Stripe (`stripe` 22, 23), the AWS
  * SDK v3 (`@aws-sdk/client-*` 3.x), Notion (`@notionhq/client` 4, 5), Slack (`@slack/web-api` 7, 8), Microsoft Graph
  * (`@microsoft/microsoft-graph-client` 3), GraphQL APIs (`@octokit/graphql`, `@linear/sdk`, GraphQL error lists over
- * fetch), ky (1, 2), and
+ * fetch), clients made by OpenAPI Generator's `typescript` generator (`@kubernetes/client-node` 1.x), ky (1, 2), and
  * plain `fetch` (a failed `Response` thrown, or held in an error's `response` or `cause`; ofetch's `FetchError`).
  * Structural: nothing here imports those packages, so the rules hold across versions and duplicate copies (where `instanceof` fails).
  *
@@ -21,6 +21,8 @@
  *   no method, no body)
  * - `Stripe API request failed with 404 Not Found (resource_missing): No such customer: 'cus_1' (param: id)`
  * - `Slack API request failed (channel_not_found)` (Slack's errors come with HTTP 200: the status is what the code means)
+ * - `HTTP request failed with 404 Not Found (NotFound): pods "web" not found` (an OpenAPI Generator client's
+ *   `ApiException`, here `@kubernetes/client-node`'s: no method or URL; a 5xx's body never shown)
  * - timeouts: `The HTTP request timed out.`, `The OpenAI API request timed out.`; refused connections and other
  *   network failures: the core `network` rule (`Network error: connection refused (ECONNREFUSED)`), which finds the
  *   system code on each client's cause chain, or `stripe-network` / `slack-network` where the client keeps it off
@@ -38,6 +40,7 @@ import { graphqlRules } from './graphql.js';
 import { kyHttpErrorRule, kyUnauthorizedRule } from './ky.js';
 import { msgraphRules } from './microsoft-graph.js';
 import { notionHttpErrorRule, notionTimeoutRule, notionUnauthorizedRule } from './notion.js';
+import { openapiHttpErrorRule, openapiUnauthorizedRule } from './openapi.js';
 import { slackHttpErrorRule, slackNetworkRule, slackTimeoutRule, slackUnauthorizedRule } from './slack.js';
 import { anthropicRules, openaiRules } from './stainless.js';
 import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauthorizedRule } from './stripe.js';
@@ -50,7 +53,8 @@ import { stripeHttpErrorRule, stripeNetworkRule, stripeTimeoutRule, stripeUnauth
  * `slack-unauthorized`, `slack-http-error`, `slack-timeout`, `slack-network`, `msgraph-unauthorized`,
  * `msgraph-http-error`, `msgraph-timeout`, `msgraph-network`, `github-graphql-unauthorized`, `github-graphql-http-error`,
  * `linear-unauthorized`, `linear-http-error`, `linear-network`, `graphql-unauthorized`, `graphql-http-error` (GraphQL
- * error lists over fetch: before ky and fetch, whose errors hold the same `Response`), `ky-unauthorized`, `ky-http-error`,
+ * error lists over fetch: before ky and fetch, whose errors hold the same `Response`), `openapi-unauthorized`,
+ * `openapi-http-error` (OpenAPI Generator's `ApiException`), `ky-unauthorized`, `ky-http-error`,
  * `axios-unauthorized`, `axios-http-error`, `axios-timeout`, `fetch-unauthorized`, `fetch-http-error`. The fetch
  * rules come last: they take any failed fetch `Response` (thrown, in an error's `response` or on its `cause` chain),
  * so the clients that also carry one (ky's `HTTPError`) reach their own rules first.
@@ -99,6 +103,8 @@ export const httpRules: readonly ErrorRule[] = packRules('...httpRules', [
   slackNetworkRule,
   ...msgraphRules,
   ...graphqlRules,
+  openapiUnauthorizedRule,
+  openapiHttpErrorRule,
   kyUnauthorizedRule,
   kyHttpErrorRule,
   axiosUnauthorizedRule,

@@ -15,7 +15,7 @@ import { isHttpStatus } from '../kit/http.js';
 import { hasKey, readProp, readString } from '../kit/read.js';
 import { jsonObject } from './body.js';
 import { failureRules, noResponseRule, serviceCode, serviceMessage, type HttpFailure } from './failure.js';
-import { requestIdOf, requestIdShaped, retryAfterMsOf } from './headers.js';
+import { requestIdOf, requestIdShaped } from './headers.js';
 import type { ErrorRule } from '../rules/rule.js';
 
 const SERVICE = 'Microsoft Graph API';
@@ -38,7 +38,7 @@ export function msgraphFailureOf(error: unknown): HttpFailure | undefined {
     code: serviceCode(readProp(body, 'code')),
     message: serviceMessage(readProp(body, 'message')),
     requestId: requestIdShaped(readProp(error, 'requestId')) ?? requestIdOf(headers, ['request-id', 'client-request-id']),
-    retryAfterMs: retryAfterMsOf(headers),
+    headers,
   };
 }
 

@@ -11,7 +11,7 @@ import type { ErrorRule } from '../rules/rule.js';
 import { methodOf } from './axios.js';
 import { bodyText } from './body.js';
 import { failureRules, type HttpFailure } from './failure.js';
-import { GENERIC_REQUEST_ID_HEADERS, requestIdOf, retryAfterMsOf } from './headers.js';
+import { GENERIC_REQUEST_ID_HEADERS, requestIdOf } from './headers.js';
 
 /** How to read a server's own HTTP error class: the options of {@link httpRulesFor}. */
 export interface HttpErrorClass<E> {
@@ -60,8 +60,9 @@ export interface HttpErrorClass<E> {
    */
   readonly body?: (error: E) => unknown;
   /**
-   * The response headers (a WHATWG `Headers` or a plain object): only the request id (`x-request-id` and kin) and the
-   * retry delay (`Retry-After`, `retry-after-ms`) are read.
+   * The response headers (a WHATWG `Headers`, a plain object or a `Map`, names in any case): only the request id
+   * (`x-request-id` and kin), the retry delay (`Retry-After`, `retry-after-ms`) and, for a rate limit, when it resets
+   * and whether it is spent (`x-ratelimit-reset`, `x-ratelimit-remaining` and kin) are read.
    * @default no headers
    * @example
    * ```ts
@@ -100,7 +101,7 @@ function invalid(option: string, expected: string): never {
  * policy's re-authorization text) and `NAME-http-error` (any other status from 300 up: its status). Each gives the
  * client text of `httpRules` (`GitHub API request failed with 404 Not Found: Not Found`: the service, the method and
  * URL when known, the status, the body's code and message), the failure object (the body's code, else one from the
- * status; retryable for 408, 429 and 5xx, with the `Retry-After` delay) and the request in the log record. Spread them
+ * status; retryable for 408, 429 and 5xx, with the `Retry-After` delay or a rate limit's reset) and the request in the log record. Spread them
  * before `httpRules` and `coreRules`; their names must differ from those. Bad options throw a `TypeError` naming the
  * option.
  *
@@ -148,7 +149,7 @@ export function httpRulesFor<E = unknown>(options: HttpErrorClass<E>): readonly 
       method: methodOf({ method: read('method', error) }),
       url: typeof url === 'string' && url !== '' ? redactUrl(url) : undefined,
       requestId: requestIdOf(headers, GENERIC_REQUEST_ID_HEADERS),
-      retryAfterMs: retryAfterMsOf(headers),
+      headers,
     };
   };
   return failureRules(name, service, failureOf);

@@ -65,10 +65,41 @@ export function responseBodyOf(error: unknown): unknown {
   }
 }
 
+/** A header's value as clients keep it: a string, a number, or the first string of an array. */
+function headerValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const first: unknown = Array.isArray(value) ? value[0] : undefined;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** Most header entries looked through for a name written in another case. */
+const MAX_HEADER_ENTRIES = 100;
+
+/**
+ * The value of header `name` (lower case) written in any case (`Retry-After`), from an iterable of `[name, value]`
+ * pairs (a `Map`, an array of pairs) or a plain object's own entries; the first 100 entries at most.
+ */
+function anyCaseValue(headers: object, name: string): unknown {
+  try {
+    const entries = typeof readProp(headers, Symbol.iterator) === 'function' ? (headers as Iterable<unknown>) : Object.entries(headers);
+    let seen = 0;
+    for (const entry of entries) {
+      if (++seen > MAX_HEADER_ENTRIES) break;
+      const key: unknown = Array.isArray(entry) ? entry[0] : undefined;
+      if (typeof key === 'string' && key.toLowerCase() === name) return (entry as unknown[])[1];
+    }
+  } catch {
+    // a hostile iterator or getter: not found
+  }
+  return undefined;
+}
+
 /**
  * The header `name` (lower case) from `headers`: a WHATWG `Headers` (`headers.get(name)`; fetch-based clients),
- * axios's `AxiosHeaders`, or a plain object with lower-case keys (node-fetch; a string, a number or the first of an
- * array). `undefined` when absent or unreadable. Read only the headers a rule needs: clients copy the request's
+ * axios's `AxiosHeaders`, a plain object (node-fetch, Node's `IncomingMessage`, an OpenAPI Generator client's), a `Map`
+ * or an array of `[name, value]` pairs, the name in any case; the value a string, a number or the first of an array.
+ * `undefined` when absent or unreadable. Read only the headers a rule needs: clients copy the request's
  * `Authorization` and `x-api-key` headers into their errors.
  */
 export function headerOf(headers: unknown, name: string): string | undefined {
@@ -82,11 +113,7 @@ export function headerOf(headers: unknown, name: string): string | undefined {
       // fall through to the plain-object form
     }
   }
-  const value = readProp(headers, name);
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  const first: unknown = Array.isArray(value) ? value[0] : undefined;
-  return typeof first === 'string' ? first : undefined;
+  return headerValue(readProp(headers, name)) ?? headerValue(anyCaseValue(headers, name));
 }
 
 /** A response header of an HTTP client error (`error.response.headers`, see {@link headerOf}). */
@@ -144,9 +171,19 @@ export function retryAfterMsOf(headers: unknown, now?: number): number | undefin
   return at === undefined ? undefined : Math.max(0, at - (now ?? responseTimeOf(headers)));
 }
 
-/** The retry delay an HTTP client error's response gives (`error.response.headers`, see {@link retryAfterMsOf}). */
+/**
+ * The retry delay a failed answer gives, wherever its headers are readable: `error.response.headers` (any client that
+ * keeps the response), else the headers of the answer {@link httpAnswerOf} finds (a thrown or attached fetch
+ * `Response`, `{ status, headers }` on the error, the AWS SDK's `$response`, an OpenAPI Generator `ApiException`): its
+ * `Retry-After` (see {@link retryAfterMsOf}), or for a rate limit (429, a 403 whose limit is spent) when it resets
+ * ({@link rateLimitResetMs}).
+ */
 export function responseRetryAfterMsOf(error: unknown): number | undefined {
-  return retryAfterMsOf(readProp(readProp(error, 'response'), 'headers'));
+  const delay = retryAfterMsOf(readProp(readProp(error, 'response'), 'headers'));
+  if (delay !== undefined) return delay;
+  const answer = httpAnswerOf(error);
+  if (answer === undefined) return undefined;
+  return retryAfterMsOf(answer.headers) ?? (isThrottled(answer) ? rateLimitResetMs(answer.headers) : undefined);
 }
 
 /**
@@ -287,18 +324,36 @@ export function httpLevel(status: number | undefined): 'info' | 'warn' {
 }
 
 /**
+ * True for the `ApiException` of a client made by OpenAPI Generator's `typescript` generator (`@kubernetes/client-node`
+ * 1.x and its kin), read by shape, never `instanceof` (each client has its own class): its class named `ApiException`
+ * (its `name` stays `Error`), an HTTP status in `code`, a `body` key (the answer, parsed or as text) and the response
+ * `headers` as an object.
+ */
+export function isOpenApiException(error: unknown): boolean {
+  const named = readString(error, 'name') === 'ApiException' || readString(readProp(error, 'constructor'), 'name') === 'ApiException';
+  return named && isHttpStatus(readProp(error, 'code')) && hasKey(error, 'body') && isObjectLike(readProp(error, 'headers'));
+}
+
+/** A status from 300 up and an object `headers`: a failed answer. */
+function answerOf(status: unknown, headers: unknown): { readonly status: number; readonly headers: object } | undefined {
+  return isHttpStatus(status) && status >= 300 && isObjectLike(headers) ? { status, headers } : undefined;
+}
+
+/**
  * The failed answer of any HTTP client, read by shape, or `undefined`: a status from 300 up (`status`, else
  * `statusCode`) beside an object `headers`, on the error's `response` (axios, gaxios, ky, ofetch, Octokit, got), its
  * hidden `$response` (the AWS SDK v3) or the error itself (a thrown fetch `Response`, the OpenAI and Anthropic SDKs,
- * Stripe, Notion, Slack, Microsoft Graph).
+ * Stripe, Notion, Slack, Microsoft Graph, an error a server made with `{ status, headers }`); else the error's status
+ * with its `response`'s headers; else an OpenAPI Generator `ApiException`'s `code` and `headers`. Never the `code` of
+ * any other error: it is a string, an errno or something else again per client.
  */
 export function httpAnswerOf(error: unknown): { readonly status: number; readonly headers: object } | undefined {
   for (const holder of [readProp(error, 'response'), readProp(error, '$response'), error]) {
-    const status = readProp(holder, 'status') ?? readProp(holder, 'statusCode');
-    const headers = readProp(holder, 'headers');
-    if (isHttpStatus(status) && status >= 300 && isObjectLike(headers)) return { status, headers };
+    const answer = answerOf(readProp(holder, 'status') ?? readProp(holder, 'statusCode'), readProp(holder, 'headers'));
+    if (answer !== undefined) return answer;
   }
-  return undefined;
+  const headers = readProp(readProp(error, 'response'), 'headers');
+  return answerOf(readProp(error, 'status') ?? readProp(error, 'statusCode'), headers) ?? (isOpenApiException(error) ? answerOf(readProp(error, 'code'), readProp(error, 'headers')) : undefined);
 }
 
 /** The request method from `config.method`, upper case; `GET` when unset or not a method name (gaxios leaves GET unset). */
