@@ -42,7 +42,7 @@ const RUNTIME_ERROR = new RegExp(
     'Cannot mix BigInt',
     'Converting circular structure to JSON',
     'Do not know how to serialize a BigInt',
-    'is not (?:a function|a constructor|iterable|defined|async iterable|a valid)\\b',
+    'is not (?:a function|a constructor|iterable|defined|async iterable)\\b',
     '(?:undefined|null) is not an object',
     "Class constructor [\\w$]+ cannot be invoked without 'new'",
     'Assignment to constant variable',

@@ -6,8 +6,9 @@
  */
 import { someInChain, findInChain } from './kit/chain.js';
 import { isHttpStatus, httpAnswerOf, httpStatusOf, isOpenApiException } from './kit/http.js';
-import { describeThrown, hasKey, readProp, readString } from './kit/read.js';
+import { describeThrown, hasKey, messageOf, readProp, readString } from './kit/read.js';
 import type { ErrorRule } from './rules/rule.js';
+import { crashSignOf } from './gate.js';
 import { ownErrorRuleWouldAccept } from './rules/own-error.js';
 import { zodErrorRule } from './rules/zod.js';
 
@@ -80,7 +81,8 @@ const PACK_SHOWS = "would name the request and, where safe, the service's messag
 
 /** First match wins: the Google pack before the HTTP one, which would also accept a Google API's errors. */
 export const PACKAGED_RULE_HINTS: readonly PackagedRuleHint[] = [
-  { add: 'ownErrorRule()', held: 'own-error', accepts: ownErrorRuleWouldAccept },
+  // never for an own Error the exit gate would mask all the same ("catch, add context, rethrow" of a crash)
+  { add: 'ownErrorRule()', held: 'own-error', accepts: (error) => ownErrorRuleWouldAccept(error) && crashSignOf(messageOf(error), { error, shown: () => false }) === undefined },
   {
     add: '...googleRules',
     held: 'google-api-error',

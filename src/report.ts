@@ -228,8 +228,10 @@ function reportMode(
   const thrownAt = first?.startsWith('at ') === true ? first.slice(3) : undefined;
   const at = thrownAt === undefined ? '' : ` at ${thrownAt}`;
   const where = thrownAt === undefined ? {} : { thrownAt };
-  const hint = packagedRuleFor(classification.error, policy.rules);
-  if (hint === undefined) return { suffix: `${at}; a crash: fix it, or throw a ${deliberateClassFor(context, classification.error)}`, fields: { report: true, ...where }, keepStack: true };
+  // a text the exit gate withheld is a crash's whatever rule would take it: no rule is advised
+  const withheld = classification.kind !== 'crash' || classification.withheld === undefined ? '' : ` (${classification.withheld})`;
+  const hint = withheld === '' ? packagedRuleFor(classification.error, policy.rules) : undefined;
+  if (hint === undefined) return { suffix: `${at}; a crash${withheld}: fix it, or throw a ${deliberateClassFor(context, classification.error)}`, fields: { report: true, ...where }, keepStack: true };
   return {
     suffix: `${at}; it would show with rules: [${hint.add}, ...coreRules]${noteOf(hint, classification.error, policy)}`,
     fields: { report: true, ...where, wouldShowWith: hint.add },

@@ -49,6 +49,14 @@ const tools = {
   subclass: () => { throw new NotFoundError('subclassed'); },
   system_fields: () => { throw Object.assign(new Error('own text with a code'), { code: 'E_OWN' }); },
   dependency: () => failInDependency(${JSON.stringify(CANARY)}),
+  // "catch, add context, rethrow" of a crash: an own Error that the exit gate masks for what it says
+  rethrown: () => {
+    try {
+      return JSON.parse('{}').body.text;
+    } catch (e) {
+      throw new Error('Could not close ticket TCK-1: ' + e.message, { cause: e });
+    }
+  },
   internal_url: () => { throw new Error('GET http://127.0.0.1:8080/items/42?api_key=abc123 failed (see https://status.example.com/incidents)'); },
   // http.md's recipe for fetch: an Error carrying the Response, from a real fetch to the test's API on 127.0.0.1
   http_answer: async () => {
@@ -137,7 +145,7 @@ async function runServer(args: string[], env: Record<string, string> = {}): Prom
 }
 
 const MASKED = /^Error executing tool (\w+) \(reference [0-9a-f]{12}\)$/;
-const MASKED_TOOLS = ['type_error', 'range_error', 'syntax_error', 'aggregate', 'subclass', 'system_fields', 'dependency'];
+const MASKED_TOOLS = ['type_error', 'range_error', 'syntax_error', 'aggregate', 'subclass', 'system_fields', 'dependency', 'rethrown'];
 
 function recordOf(run: Run, name: string): LogRecord {
   return run.records.find((record) => record.name === name)!;
@@ -197,6 +205,8 @@ describe('report mode advises ownErrorRule() for the server\'s own plain Errors,
     expect(run.texts.plain).toBe('Entity with name Nobody not found');
     for (const name of ['plain', 'secret', 'long', 'internal_url']) expect(recordOf(run, name), name).toMatchObject({ report: true, wouldShowWith: 'ownErrorRule()' });
     for (const name of MASKED_TOOLS) expect(recordOf(run, name).wouldShowWith, name).toBeUndefined();
+    // never advised for an own Error the exit gate would mask: the record says it is a crash
+    expect(recordOf(run, 'rethrown').message).toContain('; a crash: fix it, or throw a ToolError');
     // the bare text; the advice for an HTTP answer is the HTTP rules', which add the service's message
     expect(run.texts.http_answer).toBe(`GET ${apiUrl} failed with 429`);
     expect(recordOf(run, 'http_answer')).toMatchObject({ report: true, rule: 'http-status', wouldShowWith: '...httpRules' });
