@@ -194,7 +194,7 @@ const MAX_DATA_JSON = 8192;
 
 /**
  * The `data` of a handler's protocol error as a client may see it: a JSON copy whose every string passed
- * `scrub` (secrets) and the internals' removal, or `undefined` (dropped) when it is not JSON, is longer than 8 KB as
+ * `scrub` (secrets), the internals' removal and the upstream 5xx body's cut, or `undefined` (dropped) when it is not JSON, is longer than 8 KB as
  * JSON, or a string of it carries a crash.
  *
  * @param data - the thrown error's `data`
@@ -209,7 +209,7 @@ export function gateClientData(data: unknown, scrub: (text: string) => string): 
       if (typeof value !== 'string') return value;
       const text = scrub(value);
       if (RUNTIME_ERROR.test(text) || STACK_FRAME.test(text) || HTML_PAGE.test(text)) crashed = true;
-      return withoutInternals(text);
+      return withoutInternals(withoutUpstreamBody(text));
     });
     return crashed ? undefined : out;
   } catch {
