@@ -120,15 +120,33 @@ function crash(error: unknown, policy: ErrorPolicy | undefined, withheld?: Crash
   };
 }
 
+/** Longest text of a call's arguments looked at for what the caller sent. */
+const MAX_ARGUMENTS_TEXT = 64 * 1024;
+
+/**
+ * Whether the caller sent a piece of text: it is in the call's arguments (as JSON; a resource's URI as its `href`).
+ * An internal host or a path the caller sent itself may be shown back to it.
+ */
+function sentBy(call: FailedCall): (piece: string) => boolean {
+  if (call.args.length === 0) return () => false;
+  let sent = '';
+  try {
+    sent = (JSON.stringify(call.args) ?? '').slice(0, MAX_ARGUMENTS_TEXT);
+  } catch {
+    // arguments that are no JSON: nothing counts as sent
+  }
+  return (piece) => piece !== '' && sent.includes(piece);
+}
+
 /**
  * A text for the client, through the exit gate (src/gate.ts): scrubbed and bounded, then masked when it carries a
- * crash, else without source locations and internal hosts. `error`, when the text is that error's own message: its
+ * crash, else without source locations and internal hosts (but those the caller sent itself). `error`, when the text is that error's own message: its
  * causes' messages that the policy would not show by themselves must not be in it, nor an upstream 5xx body.
  */
-function gated(text: string, policy: ErrorPolicy, error?: unknown): GateVerdict {
+function gated(text: string, policy: ErrorPolicy, call: FailedCall, error?: unknown): GateVerdict {
   const rules = rulesApplied(policy);
   const of = error === undefined ? undefined : { error, shown: (node: unknown) => rules.some((rule) => accepts(rule, node)) };
-  const verdict = gateClientText(safeText(text, policy.maxMessageLength, policy.redact), of);
+  const verdict = gateClientText(safeText(text, policy.maxMessageLength, policy.redact), of, sentBy(call));
   return 'text' in verdict ? { text: boundLength(verdict.text, policy.maxMessageLength) } : verdict;
 }
 
@@ -161,7 +179,7 @@ export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFac
     // in it) or a code that is no JSON-RPC one is judged like any error
     const code = isProtocolError(error) ? protocolCode(error) : undefined;
     if (code !== undefined && code !== INTERNAL_ERROR_CODE && isJsonRpcCode(code)) {
-      const verdict = gated(messageOf(error), policy, error);
+      const verdict = gated(messageOf(error), policy, call, error);
       if ('crash' in verdict) return crash(error, policy, verdict.crash);
       return { kind: 'protocol', code, status: statusOfProtocolCode(code), level: 'info', error, message: verdict.text };
     }
@@ -172,7 +190,7 @@ export function classifyCall(error: unknown, policy: ErrorPolicy, facts: CallFac
     if (text === undefined) return crash(error, policy);
     // the accepted error's own message is judged as such; a text a rule built may quote what a cause holds (an API's
     // message), on purpose
-    const verdict = gated(text, policy, text === messageOf(matched) ? matched : undefined);
+    const verdict = gated(text, policy, call, text === messageOf(matched) ? matched : undefined);
     if ('crash' in verdict) return crash(error, policy, verdict.crash);
     const reauthorize = rule.reauthorize === true;
     let message = verdict.text;

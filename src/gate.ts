@@ -95,10 +95,10 @@ const SOURCE_LOCATION = new RegExp(
 
 /**
  * A URL of a network scheme (http(s), WebSocket, FTP, SSH, databases, queues, LDAP), up to a space, a quote or a
- * bracket. Other schemes are a server's own names (MCP resource URIs such as `doc://q9`), not hosts.
+ * bracket, without the punctuation that ends its sentence. Other schemes are a server's own names (MCP resource URIs such as `doc://q9`), not hosts.
  */
 const URL_IN_TEXT =
-  /(?<![a-z0-9+.-])(?:https?|wss?|s?ftp|ssh|postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?|amqps?|mqtts?|nats|kafka|ldaps?|smb|grpcs?|tcp|udp|jdbc:[a-z0-9]+|clickhouse|elasticsearch|memcached):\/\/[^\s'"<>()[\]{}]+/gi;
+  /(?<![a-z0-9+.-])(?:https?|wss?|s?ftp|ssh|postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?|amqps?|mqtts?|nats|kafka|ldaps?|smb|grpcs?|tcp|udp|jdbc:[a-z0-9]+|clickhouse|elasticsearch|memcached):\/\/[^\s'"<>()[\]{}]*[^\s'"<>()[\]{}.,;:!?]/gi;
 
 /** Words that take a number after a colon in ordinary sentences, never hosts (`line:42`, `page:10`). */
 const NOT_HOSTS = /^(?:line|col|column|pos|position|page|offset|row|index|char|byte|status|code|error|errno|step|attempt|limit|size|length|count|version|id|at|v)$/i;
@@ -179,14 +179,20 @@ function clientUrlOf(url: string): string {
   return rest === '' ? INTERNAL_HOST_MARK : rest;
 }
 
-/** `text` without source locations and internal hosts, its sentence kept. */
-function withoutInternals(text: string): string {
+/** Whether the caller itself sent a piece of text (in the call's arguments): showing it back tells it nothing new. */
+export type SentByCaller = (piece: string) => boolean;
+
+const SENT_NOTHING: SentByCaller = () => false;
+
+/** `text` without source locations and internal hosts (but those the caller sent), its sentence kept. */
+function withoutInternals(text: string, sent: SentByCaller = SENT_NOTHING): string {
+  const unless = (mark: string | ((piece: string) => string)) => (piece: string) => (sent(piece) ? piece : typeof mark === 'string' ? mark : mark(piece));
   return text
-    .replace(SOURCE_LOCATION, SOURCE_MARK)
-    .replace(URL_IN_TEXT, clientUrlOf)
-    .replace(HOST_PORT, (whole: string, host: string) => (!NOT_HOSTS.test(host) && isInternalHost(host) ? INTERNAL_HOST_MARK : whole))
-    .replace(INTERNAL_ADDRESS, INTERNAL_HOST_MARK)
-    .replace(INTERNAL_NAME, INTERNAL_HOST_MARK);
+    .replace(SOURCE_LOCATION, unless(SOURCE_MARK))
+    .replace(URL_IN_TEXT, unless(clientUrlOf))
+    .replace(HOST_PORT, (whole: string, host: string) => (!NOT_HOSTS.test(host) && isInternalHost(host) && !sent(whole) ? INTERNAL_HOST_MARK : whole))
+    .replace(INTERNAL_ADDRESS, unless(INTERNAL_HOST_MARK))
+    .replace(INTERNAL_NAME, unless(INTERNAL_HOST_MARK));
 }
 
 /** Longest `data` of a protocol error passed on, as JSON. */
@@ -228,6 +234,7 @@ export type GateVerdict = { readonly text: string } | { readonly crash: CrashSig
  *
  * @param text - the client text, scrubbed
  * @param of - the error whose own message the text is, if it is one
+ * @param sent - whether the caller sent a piece of the text: an internal host or path it sent itself stays
  *
  * @example
  * ```ts
@@ -235,8 +242,8 @@ export type GateVerdict = { readonly text: string } | { readonly crash: CrashSig
  * // { text: 'Ticket API error 500 Internal Server Error.' }
  * ```
  */
-export function gateClientText(text: string, of?: OwnMessageOf): GateVerdict {
+export function gateClientText(text: string, of?: OwnMessageOf, sent?: SentByCaller): GateVerdict {
   const crash = crashSignOf(text, of);
   if (crash !== undefined) return { crash };
-  return { text: withoutInternals(of === undefined ? text : withoutUpstreamBody(text)) };
+  return { text: withoutInternals(of === undefined ? text : withoutUpstreamBody(text), sent) };
 }

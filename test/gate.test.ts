@@ -137,3 +137,14 @@ describe('crashSignOf never throws on hostile causes', () => {
     expect(crashSignOf('outer text', own(getter))).toBeUndefined();
   });
 });
+
+describe('what the caller sent itself is shown back', () => {
+  it('an internal host or a path in the call\'s arguments stays; the same text without them loses it', () => {
+    const text = 'Error processing file ftp://[REDACTED]@127.0.0.1/x: see /srv/app/x.rb:3 and redis:6379';
+    const sent = (piece: string) => JSON.stringify([{ data: 'ftp://user:hunter2@127.0.0.1/x', at: '/srv/app/x.rb:3' }]).includes(piece);
+    expect(gateClientText(text, undefined, sent)).toEqual({ text: 'Error processing file ftp://[REDACTED]@127.0.0.1/x: see /srv/app/x.rb:3 and [internal host]' });
+    expect(gateClientText(text)).toEqual({ text: 'Error processing file ftp://[REDACTED]@[internal host]/x: see [source] and [internal host]' });
+    // a crash's text is masked whatever the caller sent
+    expect(gateClientText("Cannot read properties of undefined (reading 'x')", undefined, () => true)).toEqual({ crash: 'a runtime error' });
+  });
+});

@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ownErrorRule, ToolError } from '../../src/index.js';
 import { captureLogs } from '../support/calls.js';
 import { CANARY, expectWellFormedRecord, openSession, TOTAL_RUNS, type WireSession } from './support.js';
@@ -72,7 +71,7 @@ function thrownFor(carrier: Carrier, text: string, rethrow: (message: string, ca
   }
 }
 
-/** What the resource throws: planted by the property before each read (a read carries no arguments). */
+/** What the tool or the resource throws: planted by the property before each call. */
 let thrown: unknown;
 let rethrow: (message: string, cause?: unknown) => Error;
 
@@ -83,8 +82,9 @@ beforeAll(async () => {
   const policy = createErrorPolicy({ rules: [ownErrorRule({ root }), ...coreRules], logger, exposeCrashDetails: false });
   session = await openSession((server) => {
     applyErrorPolicy(server, policy);
-    server.registerTool('fail', { inputSchema: { carrier: z.enum(CARRIERS), text: z.string() } }, ({ carrier, text }) => {
-      throw thrownFor(carrier, text, rethrow);
+    // the hostile text never travels in the call's arguments: what the caller sent may be shown back to it
+    server.registerTool('fail', {}, () => {
+      throw thrown;
     });
     server.registerResource('note', 'note://fail', {}, () => {
       throw thrown;
@@ -110,14 +110,14 @@ describe('the exit gate, whatever wraps a hostile text', () => {
           records.length = 0;
           session.wire.length = 0;
           const text = `${before} ${PAYLOADS[payload]!} ${after}`;
+          thrown = thrownFor(carrier, text, rethrow);
           if (viaResource) {
-            thrown = thrownFor(carrier, text, rethrow);
             await session.client.readResource({ uri: 'note://fail' }).then(
               () => expect.unreachable('the read fails'),
               () => undefined,
             );
           } else {
-            await session.client.callTool({ name: 'fail', arguments: { carrier, text } });
+            await session.client.callTool({ name: 'fail', arguments: {} });
           }
           const wire = session.wire.join('\n');
           expect(wire, `${carrier} ${payload}`).not.toContain(CANARY);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ownErrorRule, ToolError, type LogRecord } from '../../src/index.js';
 import { captureLogs, FAILURE_KEY, rpcError, textOf } from '../support/calls.js';
 import { startHttp } from '../support/loopback.js';
@@ -106,6 +107,9 @@ beforeAll(async () => {
     });
     tool('allowed', () => {
       throw new ToolError('Access denied - path outside allowed directories: /tmp/x not in /tmp/allowed');
+    });
+    server.registerTool('fetch_url', { inputSchema: { url: z.string() } }, ({ url }) => {
+      throw new ToolError(`Cannot fetch ${url}: the host refused the connection (from fetcher.internal)`);
     });
     tool('missing', () => {
       throw own.rethrow('Entity with name foo not found');
@@ -221,6 +225,12 @@ describe('deliberate errors pass the same gate', () => {
   it('an internal host goes, the sentence stays', async () => {
     expect(await call('billing')).toBe('Error executing tool billing: Cannot reach the billing service at [internal host]; try again later');
     expect(oneRecord()).toMatchObject({ kind: 'anticipated', rule: 'deliberate', level: 'info' });
+  });
+
+  it('an internal host the caller sent itself is shown back; the server\'s own is not', async () => {
+    const result = await session.client.callTool({ name: 'fetch_url', arguments: { url: 'http://10.0.0.9:8080/report' } });
+    expect(textOf(result)).toBe('Error executing tool fetch_url: Cannot fetch http://10.0.0.9:8080/report: the host refused the connection (from [internal host])');
+    expect(oneRecord()).toMatchObject({ kind: 'anticipated', rule: 'deliberate' });
   });
 
   it('a directory named on purpose stays', async () => {
