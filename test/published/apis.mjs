@@ -115,7 +115,7 @@ const servers = [
       ['resources/list', { cursor: 'broken' }, { adopted: ['text', 'warn', 500], 'adopted-rules': ['text', 'warn', 500] }],
       ['resources/list', { cursor: 'reset' }, { adopted: ['text', 'warn'], 'adopted-rules': ['text', 'warn'] },
         'https://www.googleapis.com/drive/v3/files?'],
-      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['text', 'info', 404], 'adopted-rules': ['text', 'warn', 404] }],
+      ['resources/read', { uri: 'gdrive:///missing' }, { adopted: ['text', 'info', 404], 'adopted-rules': ['text', 'info', 404] }],
       ['tools/call', { name: 'search', arguments: { query: 'expired' } },
         { adopted: ['text', 'warn', 401], 'adopted-rules': ['text', 'warn', 401, 'unauthenticated'] }],
       ['tools/call', { name: 'search', arguments: { query: 'limited' } },
