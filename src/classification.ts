@@ -1,5 +1,5 @@
 /**
- * What classifyError decides about a thrown value, as data: a protocol error (passed through), an anticipated failure
+ * What classifyError decides about a thrown value, as data: a deliberate protocol error (its code kept), an anticipated failure
  * (a rule of the allowlist accepts it or an error on its cause chain, and its text is safe to show), or a crash. Below
  * the policy, whose `onOutcome` receives one; classify.ts makes them.
  */

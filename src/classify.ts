@@ -1,5 +1,5 @@
 /**
- * classifyError: the one decision. A thrown value is a protocol error (passed through), an anticipated failure (a rule
+ * classifyError: the one decision. A thrown value is a deliberate protocol error (its code kept), an anticipated failure (a rule
  * of the allowlist accepts it or an error on its cause chain), or a crash (anything else); the classification types
  * are in classification.ts.
  */

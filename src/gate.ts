@@ -243,7 +243,8 @@ export type GateVerdict = { readonly text: string } | { readonly crash: CrashSig
  * ```
  */
 export function gateClientText(text: string, of?: OwnMessageOf, sent?: SentByCaller): GateVerdict {
-  const crash = crashSignOf(text, of);
-  if (crash !== undefined) return { crash };
-  return { text: withoutInternals(of === undefined ? text : withoutUpstreamBody(text), sent) };
+  // an upstream's 5xx body goes first: a stack or page in it is the upstream's crash, and none of it is shown
+  const own = of === undefined ? text : withoutUpstreamBody(text);
+  const crash = crashSignOf(own, of);
+  return crash === undefined ? { text: withoutInternals(own, sent) } : { crash };
 }

@@ -97,7 +97,7 @@ export const PACKAGED_RULE_HINTS: readonly PackagedRuleHint[] = [
     add: '...httpRulesFor({ name, match, status })',
     accepts: (error) => httpStatusHolder(error) !== undefined,
     routine: true,
-    shows: "would show the service's message from its body",
+    shows: "with `body` would show the service's message (its body's, or the class's own: `body: (e) => ({ message: e.message })`)",
     note: (error) => `${describeThrown(httpStatusHolder(error))}: no packaged rule reads its HTTP status`,
   },
 ];

@@ -107,7 +107,8 @@ function anotherPolicy(): Error {
  * On a low-level `Server` (`@modelcontextprotocol/sdk/server/index.js` 1.x, `Server` of `@modelcontextprotocol/server`
  * 2.x): the handlers of `tools/call`, `resources/read` and `prompts/get`, set by `setRequestHandler` before or after
  * the call, are each wrapped whole, every failure named by the request's `params.name` or `params.uri`, with the wire
- * shapes above; completions and lists as above. Protocol errors pass through, logged once at info. Handlers that
+ * shapes above; completions and lists as above. A handler's protocol errors keep a deliberate code, their text through
+ * the exit gate, logged once at info. Handlers that
  * server code sets on an `McpServer`'s `server` (`mcpServer.server.setRequestHandler(CallToolRequestSchema, …)`),
  * before the call or after it, are covered the same way when the policy is applied to the `McpServer`; the
  * `McpServer`'s own handlers (those that serve its registered tools, resources and prompts) are not wrapped again.

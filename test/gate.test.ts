@@ -148,3 +148,13 @@ describe('what the caller sent itself is shown back', () => {
     expect(gateClientText("Cannot read properties of undefined (reading 'x')", undefined, () => true)).toEqual({ crash: 'a runtime error' });
   });
 });
+
+describe("an upstream's own crash in its 5xx body", () => {
+  it('is cut with the body, not taken for a crash of the server', () => {
+    const text = "Ticketing API error 500 Internal Server Error: NoMethodError\n/srv/ticketd/app/models/ticket.rb:42:in `history'";
+    expect(gateClientText(text, own(new Error(text)))).toEqual({ text: 'Ticketing API error 500 Internal Server Error.' });
+    // before the status, a crash's text is the server's own
+    const before = "Cannot read properties of undefined (reading 'id') after Ticketing API error 500";
+    expect(gateClientText(before, own(new Error(before)))).toEqual({ crash: 'a runtime error' });
+  });
+});

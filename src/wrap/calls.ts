@@ -22,7 +22,7 @@ export interface CallState {
   claimed: boolean;
   /** The policy and name inner wrappers without their own follow. */
   governor: Governor | undefined;
-  /** Errors already logged in this call (protocol errors, which pass through every wrapper unchanged). */
+  /** Errors already logged in this call (protocol errors, which every wrapper hands on to the SDK). */
   logged: WeakMap<object, Classification> | undefined;
   /** The call's telemetry trace (src/telemetry.ts), when one is open: inner wrappers start no second one. */
   trace: object | undefined;

@@ -165,7 +165,7 @@ describe("the server's own HTTP error class: httpRulesFor, never a pack that can
         rule: 'http-status',
         report: true,
         wouldShowWith: HTTP_RULES_FOR,
-        message: `report: tool "${status === 409 ? 'create_branch' : 'update_page'}" failed (rule http-status: status ${status}): HttpClientError "${status} ${text}"; 'enforce' would show "HTTP request failed with status ${status}"; rules: [${HTTP_RULES_FOR}, ...coreRules] would show the service's message from its body ${forClass('HttpClientError')}`,
+        message: `report: tool "${status === 409 ? 'create_branch' : 'update_page'}" failed (rule http-status: status ${status}): HttpClientError "${status} ${text}"; 'enforce' would show "HTTP request failed with status ${status}"; rules: [${HTTP_RULES_FOR}, ...coreRules] with \`body\` would show the service's message (its body's, or the class's own: \`body: (e) => ({ message: e.message })\`) ${forClass('HttpClientError')}`,
       });
     }
     // the class without headers: masked; httpRulesFor would show it (an API's answer: no stack)
