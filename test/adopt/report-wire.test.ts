@@ -30,6 +30,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ToolError, type LogRecord } from '../../src/index.js';
 import { closedPort, startHttp } from '../support/loopback.js';
+import { tap } from '../support/link.js';
 
 let api: { url: string; close: () => Promise<void> };
 let closedUrl: string;
@@ -101,16 +102,6 @@ async function drive(calls: Calls, kinds: readonly string[]): Promise<void> {
   }
   await settle(calls.complete());
   await settle(calls.listResources());
-}
-
-/** Records every message the server side of `pair` sends, as JSON text. */
-function tap<T extends { send(message: unknown, options?: unknown): Promise<void> }>(serverSide: T, wire: string[]): T {
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = async (message, options) => {
-    wire.push(JSON.stringify(message));
-    return send(message, options);
-  };
-  return serverSide;
 }
 
 const v1Failures = failures((message) => new McpError(ErrorCode.InvalidParams, message));

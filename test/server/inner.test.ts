@@ -26,7 +26,7 @@ import { z } from 'zod';
 import { applyErrorPolicy, createErrorPolicy, ResourceNotFoundError, ToolError, type ErrorPolicy, type LogRecord } from '../../src/index.js';
 import { capture, referenceIn, rpcError, textOf, withoutDurations } from '../support/calls.js';
 import { crashRpcError, expectCorrelated, failureData, failureObject, toolFailure } from '../support/failure.js';
-import { link } from '../support/link.js';
+import { link, tap } from '../support/link.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2hlZXRzLXVzZXItNDI.Q2FOQVJZLWlubmVyLXRva2Vu';
 const LEAK = `GET https://sheets.example/v1/q3 answered 401 for Authorization: Bearer ${TOKEN}`;
@@ -74,16 +74,6 @@ interface Running {
 
 /** When the handlers are set on `mcpServer.server`: before `applyErrorPolicy(mcpServer)`, or after it. */
 type Order = 'before' | 'after';
-
-/** Records every message the server side of a transport sends. */
-function tap<T extends { send(message: unknown, options?: unknown): Promise<void> }>(serverSide: T, wire: string[]): T {
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = async (message, options) => {
-    wire.push(JSON.stringify(message));
-    return send(message, options);
-  };
-  return serverSide;
-}
 
 const CAPABILITIES = { capabilities: { tools: {}, resources: {}, prompts: {} } };
 

@@ -43,3 +43,13 @@ export async function link<S extends LinkableServer, C extends LinkableClient>(s
     },
   };
 }
+
+/** Records every message the server side of a transport sends, as JSON text. */
+export function tap<T extends { send(message: unknown, options?: unknown): Promise<void> }>(serverSide: T, wire: string[]): T {
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = async (message, options) => {
+    wire.push(JSON.stringify(message));
+    return send(message, options);
+  };
+  return serverSide;
+}
