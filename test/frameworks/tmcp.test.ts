@@ -4,6 +4,8 @@
  * the real SDK client; an axios 429 from a local fake and a Google API error from the suite's fake Google (gaxios).
  * Without the policy tmcp answers a tool's exception with a JSON-RPC error -32603 carrying its message.
  */
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../src/index.js';
@@ -149,6 +151,59 @@ describe.skipIf(skip)('tmcp McpServer under applyErrorPolicy', () => {
       { level: 'error', kind: 'crash', name: 'file:///logs/monday' },
       { level: 'info', kind: 'protocol', name: 'file:///logs/refused' },
     ]);
+  });
+
+  it('an early tool (registered before the line): its failure is masked as a crash, logged once without a stack', async () => {
+    const early = await start({ TMCP_EARLY: '1' });
+    const answer = await early.client.callTool({ name: 'early', arguments: {} });
+    const reference = referenceIn(textOf(answer));
+    expect(answer).toEqual(toolFailure(`Error executing tool early (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
+    expect(await early.server.takeRecords(1)).toEqual([
+      {
+        level: 'error',
+        message: `tool "early" crashed (reference ${reference}): Error ${JSON.stringify(CANARY)}`,
+        kind: 'crash',
+        handler: 'tool',
+        name: 'early',
+        status: 500,
+        errorName: 'Error',
+        errorMessage: CANARY,
+        reference,
+        correlationId: reference,
+        stack: '    (no stack: Error thrown)',
+      },
+    ]);
+    // the tools registered after the line are covered as ever
+    expectCrash(await early.client.callTool({ name: 'crash', arguments: {} }), await early.server.takeRecords(1), 'crash');
+  });
+
+  it("tmcp's input-required signal still reaches tmcp: a per-request (2026-07-28) elicitation is fulfilled and the call succeeds", async () => {
+    const ask = async (env: Record<string, string>): Promise<unknown> => {
+      const transport = new StdioClientTransportV2({
+        command: process.execPath,
+        args: ['--import', 'tsx', '--import', './test/frameworks/redirect.mjs', SERVER_FILE],
+        cwd: process.cwd(),
+        env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', FRAMEWORK_DEPS: dir, ...env },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      const client = new ClientV2({ name: 'test-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Q3' } }));
+      await client.connect(transport);
+      try {
+        const answer = await client.callTool({ name: 'ask', arguments: {} });
+        expect(stderr).not.toContain('RECORD ');
+        return answer;
+      } finally {
+        await client.close();
+      }
+    };
+    const [mine, theirs] = await Promise.all([ask({}), ask({ TMCP_POLICY: 'off' })]);
+    expect(mine).toEqual(theirs);
+    expect(textOf(mine)).toBe('chose {"name":"Q3"}');
   });
 
   it("a prompt's crash is the policy's JSON-RPC error with a reference (one error record)", async () => {

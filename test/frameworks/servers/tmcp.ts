@@ -49,10 +49,10 @@ server.tool({ name: 'google', description: 'gaxios, 403' }, async () => {
   return tool.text('unreachable');
 });
 server.tool(
-  { name: 'get_sheet', description: 'reads a sheet', schema: z.object({ name: z.string() }) },
+  { name: 'get_sheet', description: 'reads a sheet', schema: z.object({ name: z.string() }), outputSchema: z.object({ name: z.string(), rows: z.number() }) },
   ({ name }) => tool.structured({ name, rows: 3 }),
 );
-server.tool({ name: 'ask', description: 'asks the user' }, async () => {
+server.tool({ name: 'ask', description: 'asks the user', replayable: true }, async () => {
   const answer = await server.elicitation('Which sheet?', z.object({ name: z.string() }));
   return tool.text(`chose ${JSON.stringify(answer.content)}`);
 });
