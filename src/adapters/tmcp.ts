@@ -215,7 +215,8 @@ function patchReceive(server: object, policy: ErrorPolicy): void {
     if (kind === undefined || readProp(message, 'id') === undefined) return (original as Fn).call(this, message, ctx, ...rest);
     const slot: Slot = {};
     const answer = (original as Fn).call(this, message, { ...(isObjectLike(ctx) ? ctx : {}), [SLOT]: slot }, ...rest);
-    return Promise.resolve(answer).then((response) => settle(server, kind, readProp(message, 'params'), response, slot, policy));
+    const finish = (response: unknown): unknown => settle(server, kind, readProp(message, 'params'), response, slot, policy);
+    return answer instanceof Promise ? answer.then(finish) : finish(answer);
   };
   Object.defineProperty(patched, PATCHED, { value: original });
   Object.defineProperty(patched, 'name', { value: (original as Fn).name, configurable: true });
