@@ -7,6 +7,7 @@
 #
 #   mcp-framework 0.2.22: wants zod 3 (the project has zod 4); Node 20
 #   @mastra/mcp 2.0.0 + @mastra/core 1.71.0: Node >= 22.13 (run under `npx -y node@22`)
+#   tmcp 1.20.0 (+ @tmcp/transport-stdio, @tmcp/adapter-zod, zod 4; axios and gaxios for its tests): Node 20
 #
 # Two more run the packed package (mcp-error-policy as a user installs it) from a project copied into their scratch
 # directory, which they build or bundle themselves:
@@ -62,6 +63,11 @@ FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/mcp
 printf '\n=== Mastra (@mastra/mcp 2.0), Node 22 ===\n'
 install mastra "${node22[@]}" -- @mastra/mcp@2.0.0 @mastra/core@1.71.0 zod@4.1.13
 FRAMEWORKS_SCRATCH=1 "${node22[@]}" node_modules/vitest/vitest.mjs run test/frameworks/mastra.test.ts
+
+printf '\n=== tmcp 1.20 (its own JSON-RPC layer), Node 20 ===\n'
+install tmcp node -- tmcp@1.20.0 @tmcp/transport-stdio@0.5.0 @tmcp/adapter-zod@0.1.7 zod@4.1.13 \
+  "axios@$(node -p "require('$root/node_modules/axios/package.json').version")" "gaxios@$(node -p "require('$root/node_modules/gaxios/package.json').version")"
+FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/tmcp.test.ts
 
 # the packed package ($tarball) and the lock file's versions of what it is installed beside
 . "$root/scripts/packed-project.sh"

@@ -9,6 +9,7 @@ import { MCP_SERVER_FLOOR, type ServerAdapter } from './adapters/adapter.js';
 import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
+import { tmcpAdapter, type TmcpServerLike } from './adapters/tmcp.js';
 
 /**
  * What `applyErrorPolicy` needs to see of an `McpServer`: the public surface that `McpServer` of
@@ -45,7 +46,7 @@ export interface McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withCl
 }
 
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
-const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter];
+const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter, tmcpAdapter];
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
@@ -175,6 +176,24 @@ export function applyErrorPolicy<S extends LowLevelServerLike>(server: S, policy
  */
 export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: ErrorPolicy): S;
 /**
+ * Puts every tool, prompt, resource and resource template registered on a tmcp `McpServer` (npm `tmcp`) after the
+ * call under one error policy: a tool fails as an isError result, a prompt or resource as a JSON-RPC error, each
+ * logged once; tmcp's `McpError` keeps its code and its input-required signal still reaches tmcp. Apply it before
+ * registering: tmcp keeps its registrations in private fields, so what was registered before runs without the policy
+ * (a failure of it is masked as a crash, without its stack, and a warning names it). Details: docs/frameworks.md.
+ *
+ * @param server - a tmcp `McpServer`
+ * @param policy - the policy, made by `createErrorPolicy`. Default: `defaultPolicy`.
+ * @returns the same server
+ *
+ * @example
+ * ```ts
+ * const server = applyErrorPolicy(new McpServer({ name: 'sheets', version: '1.0.0' }, { adapter, capabilities: { tools: {} } }), policy);
+ * server.tool({ name: 'get_sheet', description: 'Reads a sheet' }, async () => tool.text(await readSheet()));
+ * ```
+ */
+export function applyErrorPolicy<S extends TmcpServerLike>(server: S, policy?: ErrorPolicy): S;
+/**
  * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 does not type-check here (and is refused at run
  * time): update the SDK, or wrap each callback with `withClientVisibleErrors` and its kin.
  */
@@ -182,7 +201,7 @@ export function applyErrorPolicy(
   server: { readonly server: object; tool(...args: never[]): unknown } & McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors,
   policy?: ErrorPolicy,
 ): never;
-export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike>(server: S, policy?: ErrorPolicy): S {
+export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike | TmcpServerLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
