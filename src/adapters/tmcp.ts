@@ -23,6 +23,7 @@
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
+import { guardedCall } from '../wrap/calls.js';
 import { isWrapped, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
@@ -109,30 +110,33 @@ function slotOf(server: object): Slot | undefined {
 /** `execute` under the policy, for `server`'s `receive` to complete what tmcp drops of the policy's answers. */
 function cover(server: object, execute: Fn, registered: Registered, binding: Binding): Fn {
   const kind: HandlerKind = registered === 'template' ? 'resource' : registered;
-  const inner = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
-    try {
-      return await execute.apply(this, args);
-    } catch (error) {
+  // what the handler throws for tmcp's input-required signal goes back to tmcp as it is, past the guard
+  const inner = function (this: unknown, ...args: unknown[]): unknown {
+    return guardedCall(execute, this, args, (error) => {
       if (isInputRequired(error)) return new Signal(error);
       throw error;
-    }
+    });
   };
   // a handler wrapped by hand follows the server's policy (its guard sees the input-required signal as a crash)
   const guarded = ownHandler(isWrapped(execute) ? execute : inner, kind, binding);
-  return async function (this: unknown, ...args: unknown[]): Promise<unknown> {
-    let value: unknown;
-    try {
-      value = await guarded.apply(this, args);
-    } catch (error) {
-      const slot = slotOf(server);
-      if (slot !== undefined) {
-        slot.answered = true;
-        if (error instanceof PolicyRpcError) slot.error = error;
-      }
-      throw error;
-    }
-    if (value instanceof Signal) throw value.thrown;
-    return value;
+  // no async layer of its own: a handler's call costs what it cost without the policy
+  return function (this: unknown, ...args: unknown[]): unknown {
+    return guardedCall(
+      guarded,
+      this,
+      args,
+      (error) => {
+        const slot = slotOf(server);
+        if (slot !== undefined) {
+          slot.answered = true;
+          if (error instanceof PolicyRpcError) slot.error = error;
+        }
+        throw error;
+      },
+      (value) => {
+        if (value instanceof Signal) throw value.thrown;
+      },
+    );
   };
 }
 
