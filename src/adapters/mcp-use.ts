@@ -100,6 +100,7 @@ export const mcpUseAdapter: ServerAdapter = {
       throw new Error(
         `applyErrorPolicy: this mcp-use MCPServer took no middleware (${error instanceof Error ? error.message : String(error)}). ` +
           'Apply the policy before listen() and before any other server.use(\'mcp:…\'): applyErrorPolicy(new MCPServer(...))',
+        { cause: error },
       );
     }
   },
