@@ -25,6 +25,8 @@ const { dir, skip } = scratchOf('mcp-use', 'mcp-use', 22);
 interface Running extends RecordLines {
   readonly url: URL;
   readonly child: ChildProcess;
+  /** The access-log outcomes written so far (`OUTCOME <json>` lines). */
+  outcomes(): { kind: string; name: string; status: number }[];
 }
 
 /** Starts servers/mcp-use.ts (with `POLICY=off`, without the policy) and waits for the URL it listens on. */
@@ -46,7 +48,12 @@ async function startServer(env: Record<string, string>): Promise<Running> {
     });
     child.once('exit', (code) => reject(new Error(`the mcp-use server exited (${String(code)}): ${errors}`)));
   });
-  return { url, child, ...recordLines(() => errors) };
+  const outcomes = (): { kind: string; name: string; status: number }[] =>
+    errors
+      .split('\n')
+      .filter((line) => line.startsWith('OUTCOME '))
+      .map((line) => JSON.parse(line.slice('OUTCOME '.length)) as { kind: string; name: string; status: number });
+  return { url, child, outcomes, ...recordLines(() => errors) };
 }
 
 /** A connected client of either SDK, as these tests use it. */
@@ -263,6 +270,27 @@ describe.skipIf(skip)('mcp-use MCPServer with applyErrorPolicy', () => {
           rule: 'resource-not-found',
           correlationId: expect.stringMatching(/^[0-9a-f]{12}$/),
         },
+      ]);
+    });
+
+    it('reports each call to the access log once; calls the SDK answers itself (invalid arguments) are not reported', async () => {
+      const before = guarded.outcomes().length;
+      await client.callTool({ name: 'get_sheet', arguments: { name: 'q3' } });
+      await client.callTool({ name: 'get_sheet', arguments: { name: 3 } });
+      await client.callTool({ name: 'crash', arguments: {} });
+      await rpcError(client.readResource({ uri: 'sheet://q3' }));
+      await client.getPrompt({ name: 'greeting', arguments: { who: 'Ann' } });
+      await client.callTool({ name: 'tool_error', arguments: {} });
+      // the tool_error call's record is written after every outcome before it
+      expect((await guarded.takeRecords(3)).map((record) => record.name)).toEqual(['crash', 'sheet://q3', 'tool_error']);
+      const until = Date.now() + 10_000;
+      while (guarded.outcomes().length < before + 5 && Date.now() < until) await new Promise((done) => setTimeout(done, 10));
+      expect(guarded.outcomes().slice(before)).toEqual([
+        { kind: 'tool', name: 'get_sheet', status: 200 },
+        { kind: 'tool', name: 'crash', status: 500 },
+        { kind: 'resource', name: 'sheet://q3', status: 404 },
+        { kind: 'prompt', name: 'greeting', status: 200 },
+        { kind: 'tool', name: 'tool_error', status: 500 },
       ]);
     });
 

@@ -2,7 +2,8 @@
  * An mcp-use MCPServer (npm `mcp-use` 2.x) under the policy, as docs/frameworks.md shows it: `applyErrorPolicy` right
  * after `new MCPServer(...)`, then tools, resources and prompts as mcp-use registers them, then `listen()` on
  * 127.0.0.1 (an ephemeral port, printed as `LISTENING <url>` on stdout). With POLICY=off the same server runs without
- * the policy (the tests compare its successes byte for byte). Each record is a `RECORD <json>` line on stderr.
+ * the policy (the tests compare its successes byte for byte). Each record is a `RECORD <json>` line on stderr, each
+ * access-log outcome an `OUTCOME <json>` line.
  * FAKE_APIS and FAKE_GOOGLE are the origins of the local fakes the axios and gaxios tools call. Runs from a scratch
  * install on Node 22 (scripts/frameworks.sh: mcp-use wants Node >= 22.22).
  */
@@ -19,6 +20,7 @@ if (process.env['POLICY'] !== 'off') {
   const policy = createErrorPolicy({
     rules: [...googleRules, ...coreRules],
     logger: (record: LogRecord) => process.stderr.write(`RECORD ${JSON.stringify(record)}\n`),
+    onOutcome: ({ kind, name, status }) => process.stderr.write(`OUTCOME ${JSON.stringify({ kind, name, status })}\n`),
   });
   applyErrorPolicy(server, policy);
 }
