@@ -15,15 +15,14 @@ import { z } from 'zod';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ResourceNotFoundError, ToolError, type LogRecord } from '../../../src/index.js';
 import { googleRules } from '../../../src/google/index.js';
 
-const server = new MCPServer({ name: 'sheets', version: '1.0.0' });
-if (process.env['POLICY'] !== 'off') {
-  const policy = createErrorPolicy({
-    rules: [...googleRules, ...coreRules],
-    logger: (record: LogRecord) => process.stderr.write(`RECORD ${JSON.stringify(record)}\n`),
-    onOutcome: ({ kind, name, status }) => process.stderr.write(`OUTCOME ${JSON.stringify({ kind, name, status })}\n`),
-  });
-  applyErrorPolicy(server, policy);
-}
+const policy = createErrorPolicy({
+  rules: [...googleRules, ...coreRules],
+  logger: (record: LogRecord) => process.stderr.write(`RECORD ${JSON.stringify(record)}\n`),
+  onOutcome: ({ kind, name, status }) => process.stderr.write(`OUTCOME ${JSON.stringify({ kind, name, status })}\n`),
+});
+// the line, as docs/frameworks.md shows it (its result is the MCPServer, typed as mcp-use types it)
+const server =
+  process.env['POLICY'] === 'off' ? new MCPServer({ name: 'sheets', version: '1.0.0' }) : applyErrorPolicy(new MCPServer({ name: 'sheets', version: '1.0.0' }), policy);
 
 const sheets: Record<string, { title: string } | undefined> = {};
 
