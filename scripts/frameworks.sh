@@ -8,6 +8,8 @@
 #   mcp-framework 0.2.22: wants zod 3 (the project has zod 4); Node 20
 #   @mastra/mcp 2.0.0 + @mastra/core 1.71.0: Node >= 22.13 (run under `npx -y node@22`)
 #   tmcp 1.20.0 (+ @tmcp/transport-stdio, @tmcp/adapter-zod, zod 4; axios and gaxios for its tests): Node 20
+#   mcp-use 2.5.2 (+ axios, gaxios for its tools): Node >= 22.22 (run under `npx -y node@22`); its server listens on
+#     127.0.0.1 (Streamable HTTP) and test/frameworks/mcp-use.test.ts drives it with the real v1 and v2 clients
 #
 # Two more run the packed package (mcp-error-policy as a user installs it) from a project copied into their scratch
 # directory, which they build or bundle themselves:
@@ -68,10 +70,15 @@ printf '\n=== tmcp 1.20 (its own JSON-RPC layer), Node 20 ===\n'
 install tmcp node -- tmcp@1.20.0 @tmcp/transport-stdio@0.5.0 @tmcp/adapter-zod@0.1.7 zod@4.1.13 \
   "axios@$(node -p "require('$root/node_modules/axios/package.json').version")" "gaxios@$(node -p "require('$root/node_modules/gaxios/package.json').version")"
 FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/tmcp.test.ts
+# the lock file's versions of what the test servers call (the zod the project has, and the axios and gaxios of its tests)
+version() { node -p "require('$root/node_modules/$1/package.json').version"; }
+
+printf '\n=== mcp-use 2.5 (MCPServer, HTTP on 127.0.0.1), Node 22 ===\n'
+install mcp-use "${node22[@]}" -- mcp-use@2.5.2 "zod@$(version zod)" "axios@$(version axios)" "gaxios@$(version gaxios)"
+FRAMEWORKS_SCRATCH=1 "${node22[@]}" node_modules/vitest/vitest.mjs run test/frameworks/mcp-use.test.ts
 
 # the packed package ($tarball) and the lock file's versions of what it is installed beside
 . "$root/scripts/packed-project.sh"
-version() { node -p "require('$root/node_modules/$1/package.json').version"; }
 sdk="$(version @modelcontextprotocol/sdk)"
 sdk2="$(version @modelcontextprotocol/server)"
 zod="$(version zod)"

@@ -28,6 +28,7 @@ export { applyErrorPolicy } from './server.js';
 export type { LowLevelServerLike, McpServerLike, McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors } from './server.js';
 export type { FastMcpLike } from './adapters/fastmcp.js';
 export type { TmcpServerLike } from './adapters/tmcp.js';
+export type { McpUseServerLike } from './adapters/mcp-use.js';
 export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';

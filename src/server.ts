@@ -10,6 +10,7 @@ import { lowLevelAdapter } from './adapters/low-level.js';
 import { mcpServerAdapter } from './adapters/mcp-server.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 import { tmcpAdapter, type TmcpServerLike } from './adapters/tmcp.js';
+import { mcpUseAdapter, type McpUseServerLike } from './adapters/mcp-use.js';
 
 /**
  * What `applyErrorPolicy` needs to see of an `McpServer`: the public surface that `McpServer` of
@@ -46,7 +47,7 @@ export interface McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withCl
 }
 
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
-const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter, tmcpAdapter];
+const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter, tmcpAdapter, mcpUseAdapter];
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
@@ -194,6 +195,25 @@ export function applyErrorPolicy<S extends FastMcpLike>(server: S, policy?: Erro
  */
 export function applyErrorPolicy<S extends TmcpServerLike>(server: S, policy?: ErrorPolicy): S;
 /**
+ * Puts every tool, resource, resource template and prompt of an mcp-use `MCPServer` (npm `mcp-use` 2.x) under one
+ * error policy, through mcp-use's own middleware (`mcp:tools/call`, `mcp:resources/read`, `mcp:prompts/get`): those
+ * registered before the call and after it. Apply it before `listen()` and before any other `server.use('mcp:…')`
+ * (middleware runs in registration order). Left to mcp-use and its SDK: argument validation, unknown names, view
+ * resources, completions. Details: docs/frameworks.md.
+ *
+ * @param server - an mcp-use `MCPServer` that has not started
+ * @param policy - the policy, made by `createErrorPolicy`. Default: `defaultPolicy`.
+ * @returns the same server
+ *
+ * @example
+ * ```ts
+ * const server = applyErrorPolicy(new MCPServer({ name: 'sheets', version: '1.0.0' }), policy);
+ * server.tool({ name: 'get_sheet' }, async () => readSheet());
+ * await server.listen(3000);
+ * ```
+ */
+export function applyErrorPolicy<S extends McpUseServerLike>(server: S, policy?: ErrorPolicy): S;
+/**
  * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 does not type-check here (and is refused at run
  * time): update the SDK, or wrap each callback with `withClientVisibleErrors` and its kin.
  */
@@ -201,7 +221,7 @@ export function applyErrorPolicy(
   server: { readonly server: object; tool(...args: never[]): unknown } & McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors,
   policy?: ErrorPolicy,
 ): never;
-export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike | TmcpServerLike>(server: S, policy?: ErrorPolicy): S {
+export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike | TmcpServerLike | McpUseServerLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
