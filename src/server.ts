@@ -225,7 +225,7 @@ export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | 
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
-      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, ' +
+      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, tmcp or mcp-use server, ' +
         `got ${kindOfValue(server)}`,
     );
   }
