@@ -2,13 +2,14 @@
 /**
  * `npm run bench`: what the policy costs, measured in one run against the bare handler measured in the same run.
  *
- *   node bench/run.mjs [--quick] [--strict] [--only success,failure,telemetry,startup,size]
+ *   node bench/run.mjs [--quick] [--strict] [--only success,failure,telemetry,startup,size] [--no-build]
  *
  * --quick   fewer samples and start-up rounds (a smoke run, ~30 s; the numbers are rougher)
  * --strict  exit 1 when a goal is missed
  * --only    measure these groups only (rows and goals of the others are left out): `success` (MCP calls and direct
  *           calls, bare against wrapped), `failure` (classifyError, a failure to its result), `telemetry`,
  *           `startup` (fresh processes: imports, and a server with the line against the SDK alone), `size`
+ * --no-build  measure dist/ as it is (another build of the package, say an earlier commit's) instead of building it
  *
  * It builds the package into dist/ with the project's tsdown config and measures the BUILT package, loaded by its
  * name (`mcp-error-policy` resolves to dist/ through the package's own exports): plain `node`, no TypeScript loader,
@@ -19,7 +20,7 @@
  * ~400 ns slower than it is.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -115,9 +116,8 @@ async function checkAnswersN1(call, what) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Build, then load the built package by its name.
-note('building dist/ with tsdown (tsdown.config.ts)');
-const built = buildPackage();
-note(`built in ${(built.ms / 1000).toFixed(1)} s${built.googleEntry ? '' : ' (core only: src/google/index.ts does not exist)'}`);
+const built = process.argv.includes('--no-build') ? { googleEntry: existsSync(join(ROOT, 'dist/google/index.mjs')), ms: 0 } : buildPackage();
+note(built.ms === 0 ? 'measuring dist/ as it is (--no-build)' : `built dist/ with tsdown (tsdown.config.ts) in ${(built.ms / 1000).toFixed(1)} s`);
 
 /** @type {typeof import('../src/index.js')} */
 const lib = await import('mcp-error-policy');
