@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, type Node } from 'acorn';
 import { defineConfig, type UserConfig } from 'tsdown';
 
-// Compressed JavaScript with short names, without whitespace but with a line break before each statement (compactLines
-// below): a stack frame into it gives a file and a line that is one statement, and Node's report of an uncaught error
-// (a bad option at start-up) quotes one short line, not the whole file. Class names are kept (a logged error's class is
-// what a reader looks for); function names are not: keeping them cost 10 kB of the core's 73 kB, 1.2 kB gzipped, and
-// about 0.3 ms of import time. No comments: the TSDoc lives in the type declarations, where editors read it.
+// The compiler's plain output, as a library ships it: ESM and CJS, names as in the source (a name two modules share
+// gets a `$1` suffix in the second), one statement a line, indented. Nothing is minified: an application's bundler
+// minifies what it bundles. A stack frame into the package names the function the source names, and the package reads,
+// and steps in a debugger, in node_modules. `minify` below only chooses the printer: with its three passes off (no
+// compression, no renaming, no whitespace removal) it prints the same code without the comments, which are the TSDoc,
+// already in the type declarations where editors read it, and would make the tarball nearly twice as large.
 const common: UserConfig = {
   format: ['esm', 'cjs'],
   dts: true,
@@ -15,47 +15,8 @@ const common: UserConfig = {
   platform: 'node',
   target: 'node20',
   sourcemap: false,
-  outputOptions: { legalComments: 'none' },
-  minify: { compress: true, mangle: { keepNames: { function: false, class: true }, toplevel: true }, codegen: { removeWhitespace: true } },
+  minify: { compress: false, mangle: false, codegen: { removeWhitespace: false } },
 };
-
-/** The offsets where a statement (or class member) of `code` starts: its line breaks go there. */
-function statementStarts(code: string, sourceType: 'module' | 'script'): number[] {
-  const starts: number[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') return;
-    const node = value as Node & Record<string, unknown>;
-    const list = node.type === 'SwitchCase' ? node['consequent'] : node.type === 'Program' || node.type === 'BlockStatement' || node.type === 'StaticBlock' || node.type === 'ClassBody' ? node['body'] : undefined;
-    if (Array.isArray(list)) for (const statement of list as Node[]) starts.push(statement.start);
-    for (const key of Object.keys(node)) visit(node[key]);
-  };
-  visit(parse(code, { ecmaVersion: 'latest', sourceType }));
-  return starts.sort((a, b) => a - b);
-}
-
-/**
- * Puts a line break before each statement of the whitespace-free output (only there: never inside a string, template
- * or regular expression, and never where a line break changes the meaning, as after `return`), so that lines stay as
- * short as the statements. Smaller and quicker to load than the formatted output (indentation and one array element
- * a line), with the same short lines. The result is parsed again, to be sure.
- */
-export function compactLines(code: string, sourceType: 'module' | 'script'): string {
-  let out = '';
-  let from = 0;
-  for (const at of statementStarts(code, sourceType)) {
-    if (at === 0 || at === from) continue;
-    out += code.slice(from, at);
-    if (!out.endsWith('\n')) out += '\n';
-    from = at;
-  }
-  out += code.slice(from);
-  parse(out, { ecmaVersion: 'latest', sourceType });
-  return out;
-}
 
 /**
  * One copy of the declarations serves both formats: the `.d.mts` of an entry re-exports its `.d.cts` (ES modules may
@@ -70,13 +31,7 @@ export function compactLines(code: string, sourceType: 'module' | 'script'): str
 function declarationsOnce(entry: string): NonNullable<UserConfig['hooks']> {
   const base = entry.split('/').pop() ?? entry;
   return {
-    // once per format: the JavaScript of that format's build
-    'build:done': async ({ options, chunks }) => {
-      for (const chunk of chunks) {
-        if (chunk.type !== 'chunk' || !/\.[cm]js$/.test(chunk.fileName)) continue;
-        const sourceType = chunk.fileName.endsWith('.cjs') ? 'script' : 'module';
-        await writeFile(join(chunk.outDir, chunk.fileName), compactLines(chunk.code, sourceType));
-      }
+    'build:done': async ({ options }) => {
       if (options.dts === false) return;
       await writeFile(
         join(options.outDir, `${entry}.d.mts`),

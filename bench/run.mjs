@@ -2,10 +2,14 @@
 /**
  * `npm run bench`: what the policy costs, measured in one run against the bare handler measured in the same run.
  *
- *   node bench/run.mjs [--quick] [--strict]
+ *   node bench/run.mjs [--quick] [--strict] [--only success,failure,telemetry,startup,size] [--no-build]
  *
  * --quick   fewer samples and start-up rounds (a smoke run, ~30 s; the numbers are rougher)
  * --strict  exit 1 when a goal is missed
+ * --only    measure these groups only (rows and goals of the others are left out): `success` (MCP calls and direct
+ *           calls, bare against wrapped), `failure` (classifyError, a failure to its result), `telemetry`,
+ *           `startup` (fresh processes: imports, and a server with the line against the SDK alone), `size`
+ * --no-build  measure dist/ as it is (another build of the package, say an earlier commit's) instead of building it
  *
  * It builds the package into dist/ with the project's tsdown config and measures the BUILT package, loaded by its
  * name (`mcp-error-policy` resolves to dist/ through the package's own exports): plain `node`, no TypeScript loader,
@@ -16,8 +20,8 @@
  * ~400 ns slower than it is.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bench, do_not_optimize, group, measure, run, summary } from 'mitata';
@@ -32,7 +36,7 @@ import { BUNDLED_APPS, bundledSize } from './support/bundle.mjs';
 import { interleave, median } from './support/interleave.mjs';
 import { captureRealErrors, PLANTED_TOKEN } from './support/real-errors.mjs';
 import { measureTelemetry } from './support/telemetry.mjs';
-import { loadedModules, makeScratchApp, runProbe } from './support/scratch-app.mjs';
+import { loadedModules, makeScratchApp, runApp, runProbe } from './support/scratch-app.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const loadAtStart = loadavg()[0] ?? NaN;
@@ -41,6 +45,15 @@ const STRICT = process.argv.includes('--strict');
 const MCP_SAMPLES = QUICK ? 3_000 : 15_000;
 const DIRECT_SAMPLES = QUICK ? 100 : 400;
 const STARTUP_ROUNDS = QUICK ? 12 : 40;
+/** Pairs of whole processes, a server with the line and the SDK alone, in turn (at least 20, even in a quick run). */
+const SERVER_PAIRS = QUICK ? 20 : 40;
+const GROUPS = ['success', 'failure', 'telemetry', 'startup', 'size'];
+const onlyAt = process.argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
+/** The groups measured: all, or those `--only` names. */
+const ONLY = onlyAt === -1 ? GROUPS : (process.argv[onlyAt]?.split('=')[1] ?? process.argv[onlyAt + 1] ?? '').split(',');
+for (const name of ONLY) if (!GROUPS.includes(name)) throw new Error(`--only: unknown group ${JSON.stringify(name)} (groups: ${GROUPS.join(', ')})`);
+/** @param {string} name */
+const want = (name) => ONLY.includes(name);
 /**
  * The table's failure-path rows: mitata's `measure` with samples of 128 calls. Mitata's default (4096 calls a sample,
  * about 10 ms for a 2.5 µs call) lets a shared machine's preemption into most samples and inflates the median; its
@@ -59,9 +72,12 @@ const GOALS = {
   classifyNs: 10_000,
   /** Classification is linear in the chain's length: the cost per error of a 64-deep chain at most this times a 16-deep one's. */
   chainLinearity: 1.5,
-  startupAddedMs: 2,
-  /** What a server bundled with applyErrorPolicy carries of the package: esbuild, minified, gzipped (bench/support/bundle.mjs). */
-  bundledServerBytes: 12_000,
+  /**
+   * A process that imports the SDK's McpServer and applies the line, against one that makes the same McpServer alone:
+   * the median of the per-pair ratios of whole-process wall time. (Import time and sizes have no goal: the package
+   * ships readable code, and an application's bundler minifies it; the packed tarball has its guard below.)
+   */
+  serverStartupRatio: 1.02,
   /** The packed-tarball budget, as scripts/check-package.sh checks it (`max_bytes=`). */
   packedBytes: Number(/^max_bytes=(\d+)$/m.exec(readFileSync(new URL('../scripts/check-package.sh', import.meta.url), 'utf8'))?.[1]),
 };
@@ -100,9 +116,8 @@ async function checkAnswersN1(call, what) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Build, then load the built package by its name.
-note('building dist/ with tsdown (tsdown.config.ts)');
-const built = buildPackage();
-note(`built in ${(built.ms / 1000).toFixed(1)} s${built.googleEntry ? '' : ' (core only: src/google/index.ts does not exist)'}`);
+const built = process.argv.includes('--no-build') ? { googleEntry: existsSync(join(ROOT, 'dist/google/index.mjs')), ms: 0 } : buildPackage();
+note(built.ms === 0 ? 'measuring dist/ as it is (--no-build)' : `built dist/ with tsdown (tsdown.config.ts) in ${(built.ms / 1000).toFixed(1)} s`);
 
 /** @type {typeof import('../src/index.js')} */
 const lib = await import('mcp-error-policy');
@@ -266,7 +281,7 @@ const bareThrow = async (handler) => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Mitata: every case, printed by group.
-group('success path: tool call through McpServer + Client (InMemoryTransport)', () => {
+if (want('success')) group('success path: tool call through McpServer + Client (InMemoryTransport)', () => {
   summary(() => {
     bench('mcp: bare handler', callBare).baseline();
     bench('mcp: withClientVisibleErrors', callWrapped);
@@ -274,7 +289,7 @@ group('success path: tool call through McpServer + Client (InMemoryTransport)', 
     bench('low-level: applyErrorPolicy', lowApplied.call);
   });
 });
-group('success path: direct callback call', () => {
+if (want('success')) group('success path: direct callback call', () => {
   summary(() => {
     bench('direct async: bare', async () => do_not_optimize(await asyncTool(args))).baseline();
     bench('direct async: wrapped', async () => do_not_optimize(await wrappedAsync(args)));
@@ -299,10 +314,10 @@ const failureCase = (name) => {
   if (fn === undefined) throw new Error(`no case ${name}`);
   return fn;
 };
-group('failure path: classifyError', () => {
+if (want('failure')) group('failure path: classifyError', () => {
   for (const [name, fn] of failureCases) if (name.startsWith('classify: ')) bench(name, fn);
 });
-group('failure path: handler failure to isError result (direct call, no-op function logger)', () => {
+if (want('failure')) group('failure path: handler failure to isError result (direct call, no-op function logger)', () => {
   summary(() => {
     bench('crash: bare handler, caught', failureCase('crash: bare handler, caught')).baseline();
     bench('crash: wrapped, to isError', failureCase('crash: wrapped, to isError'));
@@ -311,11 +326,13 @@ group('failure path: handler failure to isError result (direct call, no-op funct
   });
 });
 
-const report = await run({ colors: process.stdout.isTTY === true });
-note('failure path for the table: mitata measure, 128 calls a sample');
+if (want('success') || want('failure')) await run({ colors: process.stdout.isTTY === true });
 /** @type {Map<string, number>} */
 const p50 = new Map();
-for (const [name, fn] of failureCases) p50.set(name, (await measure(fn, TABLE_MEASURE)).p50);
+if (want('failure')) {
+  note('failure path for the table: mitata measure, 128 calls a sample');
+  for (const [name, fn] of failureCases) p50.set(name, (await measure(fn, TABLE_MEASURE)).p50);
+}
 /** @param {string} name */
 const medianOf = (name) => {
   const value = p50.get(name);
@@ -329,45 +346,55 @@ const medianOf = (name) => {
 // each case alone; the table's success rows come from here. `bare-again` (the bare handler under a second name) is the
 // A/A control: its ratio to `bare` is the noise of this measurement. MCP calls are compared by their 10th percentile
 // (bench/support/interleave.mjs says why), the median's ratio shown beside it.
-note(`success path, interleaved: ${MCP_SAMPLES} MCP calls per case, ${DIRECT_SAMPLES} x 200 direct calls per case (request handlers: x 50)`);
-const mcpTimes = await interleave(
-  [
-    { name: 'bare', async: true, fn: callBare },
-    { name: 'bare-again', async: true, fn: callBareAgain },
-    { name: 'wrapped', async: true, fn: callWrapped },
-    { name: 'floor', async: true, fn: callFloor },
-    { name: 'low-level bare', async: true, fn: lowBare.call },
-    { name: 'low-level applied', async: true, fn: lowApplied.call },
-    { name: 'low-level bare-again', async: true, fn: lowBareAgain.call },
-    { name: 'low-level floor', async: true, fn: lowFloor.call },
-  ],
-  { samples: MCP_SAMPLES, batch: 1, warmup: 500 },
-);
-const asyncTimes = await interleave(
-  [
-    { name: 'bare', async: true, fn: () => asyncTool(args) },
-    { name: 'wrapped', async: true, fn: () => wrappedAsync(args) },
-    { name: 'floor', async: true, fn: () => floorAsync(args) },
-    { name: 'wrapped + onOutcome', async: true, fn: () => wrappedAsyncLogged(args) },
-  ],
-  { samples: DIRECT_SAMPLES, batch: 200 },
-);
-const lowDirectTimes = await interleave(
-  [
-    { name: 'bare', async: true, fn: lowBare.direct },
-    { name: 'applied', async: true, fn: lowApplied.direct },
-    { name: 'bare-again', async: true, fn: lowBareAgain.direct },
-    { name: 'floor', async: true, fn: lowFloor.direct },
-  ],
-  { samples: DIRECT_SAMPLES, batch: 50 },
-);
-const syncTimes = await interleave(
-  [
-    { name: 'bare', fn: () => syncTool(args) },
-    { name: 'wrapped', fn: () => wrappedSync(args) },
-  ],
-  { samples: DIRECT_SAMPLES, batch: 200 },
-);
+/** @type {Map<string, import('./support/interleave.mjs').Times>} */
+let mcpTimes = new Map();
+/** @type {Map<string, import('./support/interleave.mjs').Times>} */
+let asyncTimes = new Map();
+/** @type {Map<string, import('./support/interleave.mjs').Times>} */
+let lowDirectTimes = new Map();
+/** @type {Map<string, import('./support/interleave.mjs').Times>} */
+let syncTimes = new Map();
+if (want('success')) {
+  note(`success path, interleaved: ${MCP_SAMPLES} MCP calls per case, ${DIRECT_SAMPLES} x 200 direct calls per case (request handlers: x 50)`);
+  mcpTimes = await interleave(
+    [
+      { name: 'bare', async: true, fn: callBare },
+      { name: 'bare-again', async: true, fn: callBareAgain },
+      { name: 'wrapped', async: true, fn: callWrapped },
+      { name: 'floor', async: true, fn: callFloor },
+      { name: 'low-level bare', async: true, fn: lowBare.call },
+      { name: 'low-level applied', async: true, fn: lowApplied.call },
+      { name: 'low-level bare-again', async: true, fn: lowBareAgain.call },
+      { name: 'low-level floor', async: true, fn: lowFloor.call },
+    ],
+    { samples: MCP_SAMPLES, batch: 1, warmup: 500 },
+  );
+  asyncTimes = await interleave(
+    [
+      { name: 'bare', async: true, fn: () => asyncTool(args) },
+      { name: 'wrapped', async: true, fn: () => wrappedAsync(args) },
+      { name: 'floor', async: true, fn: () => floorAsync(args) },
+      { name: 'wrapped + onOutcome', async: true, fn: () => wrappedAsyncLogged(args) },
+    ],
+    { samples: DIRECT_SAMPLES, batch: 200 },
+  );
+  lowDirectTimes = await interleave(
+    [
+      { name: 'bare', async: true, fn: lowBare.direct },
+      { name: 'applied', async: true, fn: lowApplied.direct },
+      { name: 'bare-again', async: true, fn: lowBareAgain.direct },
+      { name: 'floor', async: true, fn: lowFloor.direct },
+    ],
+    { samples: DIRECT_SAMPLES, batch: 50 },
+  );
+  syncTimes = await interleave(
+    [
+      { name: 'bare', fn: () => syncTool(args) },
+      { name: 'wrapped', fn: () => wrappedSync(args) },
+    ],
+    { samples: DIRECT_SAMPLES, batch: 200 },
+  );
+}
 /**
  * @param {Map<string, import('./support/interleave.mjs').Times>} times
  * @param {string} name
@@ -390,15 +417,13 @@ for (const { low, lowClient } of [lowBare, lowApplied, lowBareAgain, lowFloor]) 
 }
 
 // Telemetry (bench/support/telemetry.mjs): last of the timed rows, as it turns on Node's promise hooks.
-note(`telemetry, interleaved: ${MCP_SAMPLES} MCP calls per case (no provider, then a real tracer provider)`);
 /** @type {typeof import('../src/opentelemetry/index.js')} */
 const otel = await import('mcp-error-policy/opentelemetry');
-const telemetryTimes = await measureTelemetry({ lib, otel, samples: MCP_SAMPLES, check });
+if (want('telemetry')) note(`telemetry, interleaved: ${MCP_SAMPLES} MCP calls per case (no provider, then a real tracer provider)`);
+const telemetryTimes = want('telemetry') ? await measureTelemetry({ lib, otel, samples: MCP_SAMPLES, check }) : undefined;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Start-up: fresh processes importing the built package by name from a scratch app, against a one-line package.
-note(`start-up: ${STARTUP_ROUNDS} rounds of fresh node processes`);
-const app = makeScratchApp(ROOT);
 /** @type {{ specifier: string, label: string }[]} */
 const startupCases = [
   { specifier: 'one-line', label: 'one-line package' },
@@ -409,25 +434,50 @@ const startupCases = [
 ];
 /** @type {Map<string, { importMs: number[], cpuMs: number[], wallMs: number[] }>} */
 const startup = new Map(startupCases.map((c) => [c.specifier, { importMs: [], cpuMs: [], wallMs: [] }]));
+/**
+ * Whole processes in turn: a server with the line, the same server with the SDK alone, and the SDK alone again (the
+ * A/A control: its ratio to the first is the noise of the measurement); wall and CPU ms.
+ */
+const serverPairs = {
+  withLine: { wallMs: /** @type {number[]} */ ([]), cpuMs: /** @type {number[]} */ ([]) },
+  alone: { wallMs: /** @type {number[]} */ ([]), cpuMs: /** @type {number[]} */ ([]) },
+  aloneAgain: { wallMs: /** @type {number[]} */ ([]), cpuMs: /** @type {number[]} */ ([]) },
+};
+/** @type {{ forbidden: string[], esm: string[], cjs: string[] } | undefined} */
 let proof;
-try {
-  for (let round = 0; round < STARTUP_ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? startupCases : [...startupCases].reverse();
-    for (const c of order) {
-      const { out, wallMs } = runProbe(app.probe, ['time', c.specifier]);
-      const samples = startup.get(c.specifier);
-      samples?.importMs.push(out.ms);
-      samples?.cpuMs.push(out.cpuMs);
-      samples?.wallMs.push(wallMs);
+if (want('startup')) {
+  note(`start-up: ${STARTUP_ROUNDS} rounds of fresh node processes importing each entry, then ${SERVER_PAIRS} pairs of server processes`);
+  const app = makeScratchApp(ROOT);
+  try {
+    for (let round = 0; round < STARTUP_ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? startupCases : [...startupCases].reverse();
+      for (const c of order) {
+        const { out, wallMs } = runProbe(app.probe, ['time', c.specifier]);
+        const samples = startup.get(c.specifier);
+        samples?.importMs.push(out.ms);
+        samples?.cpuMs.push(out.cpuMs);
+        samples?.wallMs.push(wallMs);
+      }
     }
+    // in turn, so that each pair's ratio is taken while the machine's load is about the same for both
+    runApp(app.servers.withLine);
+    runApp(app.servers.alone);
+    for (let pair = 0; pair < SERVER_PAIRS; pair += 1) {
+      const sides = /** @type {const} */ ([['withLine', app.servers.withLine], ['alone', app.servers.alone], ['aloneAgain', app.servers.alone]]);
+      for (const [side, file] of pair % 2 === 0 ? sides : [...sides].reverse()) {
+        const { wallMs, cpuMs } = runApp(file);
+        serverPairs[side].wallMs.push(wallMs);
+        serverPairs[side].cpuMs.push(cpuMs);
+      }
+    }
+    const entries = built.googleEntry ? ['mcp-error-policy', 'mcp-error-policy/google'] : ['mcp-error-policy'];
+    proof = loadedModules(app.probe, entries);
+    const control = loadedModules(app.probe, [...entries, join(ROOT, 'node_modules/zod/index.js')]);
+    check(control.forbidden.includes('zod'), 'the import check sees a package when one is loaded (control: zod)');
+    check(proof.esm.some((url) => url.endsWith('/dist/index.mjs')) && proof.cjs.some((url) => url.endsWith('/dist/index.cjs')), 'the import check saw dist/index.mjs and dist/index.cjs load');
+  } finally {
+    app.cleanup();
   }
-  const entries = built.googleEntry ? ['mcp-error-policy', 'mcp-error-policy/google'] : ['mcp-error-policy'];
-  proof = loadedModules(app.probe, entries);
-  const control = loadedModules(app.probe, [...entries, join(ROOT, 'node_modules/zod/index.js')]);
-  check(control.forbidden.includes('zod'), 'the import check sees a package when one is loaded (control: zod)');
-  check(proof.esm.some((url) => url.endsWith('/dist/index.mjs')) && proof.cjs.some((url) => url.endsWith('/dist/index.cjs')), 'the import check saw dist/index.mjs and dist/index.cjs load');
-} finally {
-  app.cleanup();
 }
 /** @param {string} specifier @param {'importMs' | 'cpuMs' | 'wallMs'} key */
 const startupMedian = (specifier, key) => median(startup.get(specifier)?.[key] ?? []);
@@ -436,10 +486,16 @@ const startupMin = (specifier) => Math.min(...(startup.get(specifier)?.importMs 
 
 // ---------------------------------------------------------------------------------------------------------------
 // Size: the packed tarball (npm pack --dry-run, no prepack: dist/ was just built) and each entry gzipped (level 9).
-note('size: npm pack --dry-run');
-const packJson = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-/** @type {{ size: number, unpackedSize: number, entryCount: number, files: { path: string, size: number }[] }} */
-const pack = JSON.parse(packJson)[0];
+/** @type {{ size: number, unpackedSize: number, entryCount: number, files: { path: string, size: number }[] } | undefined} */
+let pack;
+/** @type {{ label: string, bytes: number, gzipped: number }[]} */
+let bundled = [];
+if (want('size')) {
+  note('size: npm pack --dry-run, then one-line apps bundled with esbuild (minified, gzipped)');
+  const packJson = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  pack = JSON.parse(packJson)[0];
+  bundled = await Promise.all(BUNDLED_APPS.map(async (app) => ({ ...app, ...(await bundledSize(app.source)) })));
+}
 /** @param {string} file */
 const gzipped = (file) => gzipSync(readFileSync(join(ROOT, file)), { level: 9 }).length;
 /** Files an entry loads: itself and the chunks it imports (relative imports, one level). @param {string} file */
@@ -449,15 +505,7 @@ function withChunks(file) {
   const chunks = [...text.matchAll(/(?:from\s+|require\()["'](\.{1,2}\/[^"']+)["']/g)].map((m) => join(dir, m[1] ?? '').replaceAll('\\', '/'));
   return [file, ...new Set(chunks)];
 }
-note('size: one-line apps bundled with esbuild (minified, gzipped)');
-const bundled = await Promise.all(BUNDLED_APPS.map(async (app) => ({ ...app, ...(await bundledSize(app.source)) })));
-const entryFiles = [
-  'dist/index.mjs',
-  'dist/index.cjs',
-  ...(built.googleEntry ? ['dist/google/index.mjs', 'dist/google/index.cjs'] : []),
-  'dist/opentelemetry/index.mjs',
-  'dist/opentelemetry/index.cjs',
-];
+const entryFiles = ['index', ...(built.googleEntry ? ['google/index'] : []), 'http/index', 'opentelemetry/index', 'client/index'].flatMap((entry) => [`dist/${entry}.mjs`, `dist/${entry}.cjs`]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table.
@@ -493,7 +541,7 @@ function callRows(server, prefix, wrapped, label, judged) {
   );
 }
 
-{
+if (want('success')) {
   callRows('MCP', '', 'wrapped', 'withClientVisibleErrors', 'bare');
   callRows('low-level Server', 'low-level ', 'applied', 'applyErrorPolicy', 'floor');
   const handlerBare = timeOf(lowDirectTimes, 'bare');
@@ -512,7 +560,7 @@ function callRows(server, prefix, wrapped, label, judged) {
   row('success: direct call, sync handler, bare', time(syncBare), 'baseline', undefined);
   row('success: direct call, sync handler, wrapped', time(timeOf(syncTimes, 'wrapped')), `+${syncAdded.toFixed(0)} ns / goal < ${GOALS.directAddedNs} ns`, syncAdded < GOALS.directAddedNs);
 }
-{
+if (telemetryTimes !== undefined) {
   const { traced, noProvider } = telemetryTimes;
   const ratio = ratioOf(traced, 'openTelemetry()', 'bare');
   const byHand = ratioOf(traced, 'bare, span by hand', 'bare');
@@ -529,11 +577,11 @@ function callRows(server, prefix, wrapped, label, judged) {
   row('telemetry: MCP tool call, applyErrorPolicy (plain policy)', time(timeOf(noProvider, 'plain policy')), '1.000x (baseline; ratios by p10)', undefined);
   row('telemetry: MCP tool call, openTelemetry(), no provider', time(timeOf(noProvider, 'openTelemetry(), no provider')), `${showRatio(idle)} / goal <= ${GOALS.mcpRatio}x (the plain policy's)`, idle.p10 <= GOALS.mcpRatio);
 }
-for (const c of classifyCases) {
+for (const c of want('failure') ? classifyCases : []) {
   const ns = medianOf(`classify: ${c.label}`);
   row(`failure: classifyError ${c.label}${c.note === undefined ? '' : ` [${c.note}]`}`, time(ns), `goal < ${time(GOALS.classifyNs)}`, ns < GOALS.classifyNs);
 }
-{
+if (want('failure')) {
   const [short, long] = chainCases.map((c) => medianOf(`classify: ${c.label}`) / c.depth);
   for (const c of chainCases) {
     const ns = medianOf(`classify: ${c.label}`);
@@ -547,7 +595,7 @@ for (const c of classifyCases) {
   }
   row(`failure: classifyError ${missCase.label} (worst miss)`, time(medianOf(`classify: ${missCase.label}`)), 'no goal', undefined);
 }
-{
+if (want('failure')) {
   const bare = medianOf('crash: bare handler, caught');
   const wrapped = medianOf('crash: wrapped, to isError');
   row('failure: crash, bare handler throws, caught', time(bare), 'baseline', undefined);
@@ -556,7 +604,7 @@ for (const c of classifyCases) {
   const tWrapped = medianOf('ToolError: wrapped, to isError');
   row('failure: ToolError to isError result', time(tWrapped), `${(tWrapped / tBare).toFixed(2)}x, +${time(tWrapped - tBare)}`, undefined);
 }
-{
+if (want('startup')) {
   const base = startupMedian('one-line', 'importMs');
   const baseCpu = startupMedian('one-line', 'cpuMs');
   const baseWall = startupMedian('one-line', 'wallMs');
@@ -564,43 +612,53 @@ for (const c of classifyCases) {
   row('start-up: import() of a one-line package', `${base.toFixed(2)} ms`, `baseline (whole process ${baseWall.toFixed(1)} ms)`, undefined);
   for (const c of startupCases.slice(1)) {
     const added = startupMedian(c.specifier, 'importMs') - base;
-    const isCore = c.specifier === 'mcp-error-policy';
-    const detail = `min +${(startupMin(c.specifier) - baseMin).toFixed(2)}, CPU +${(startupMedian(c.specifier, 'cpuMs') - baseCpu).toFixed(2)}, process +${(startupMedian(c.specifier, 'wallMs') - baseWall).toFixed(1)} ms`;
-    row(
-      `start-up: import('${c.specifier}') adds`,
-      `${added.toFixed(2)} ms`,
-      `${isCore ? `goal < ${GOALS.startupAddedMs} ms` : 'no goal'} (${detail})`,
-      isCore ? added < GOALS.startupAddedMs : undefined,
-    );
+    /** @param {number} ms @param {number} digits */
+    const signed = (ms, digits) => `${ms < 0 ? '' : '+'}${ms.toFixed(digits)}`;
+    const detail = `min ${signed(startupMin(c.specifier) - baseMin, 2)}, CPU ${signed(startupMedian(c.specifier, 'cpuMs') - baseCpu, 2)}, process ${signed(startupMedian(c.specifier, 'wallMs') - baseWall, 1)} ms`;
+    row(`start-up: import('${c.specifier}') adds`, `${added.toFixed(2)} ms`, `no goal (${detail})`, undefined);
   }
-  const names = built.googleEntry ? 'core + google, ESM + CJS' : 'core, ESM + CJS';
-  row(`start-up: loads gaxios/GAL/zod/MCP SDK (${names})`, proof.forbidden.length === 0 ? 'none' : proof.forbidden.join(', '), 'goal: none', proof.forbidden.length === 0);
-}
-row(`size: npm pack tarball (${pack.entryCount} files)`, kb(pack.size), `goal < ${kb(GOALS.packedBytes)} (unpacked ${kb(pack.unpackedSize)})`, pack.size < GOALS.packedBytes);
-for (const file of entryFiles) {
-  const files = withChunks(file);
-  const total = files.reduce((sum, f) => sum + gzipped(f), 0);
-  row(`size: ${file} gzip${files.length > 1 ? ` (+${files.length - 1} chunk)` : ''}`, kb(total), `${kb(gzipped(file))} without chunks`, undefined);
-}
-for (const app of bundled) {
-  const isServer = app.label.includes('applyErrorPolicy');
+  /**
+   * The median of the pair-by-pair ratios of `side` to the SDK alone.
+   * @param {'withLine' | 'aloneAgain'} side @param {'wallMs' | 'cpuMs'} key
+   */
+  const pairRatio = (side, key) => median(serverPairs[side][key].map((ms, i) => ms / (serverPairs.alone[key][i] ?? NaN)));
+  const wall = pairRatio('withLine', 'wallMs');
+  row('start-up: a process making an McpServer, the SDK alone', `${median(serverPairs.alone.wallMs).toFixed(1)} ms`, `baseline (CPU ${median(serverPairs.alone.cpuMs).toFixed(1)} ms)`, undefined);
   row(
-    `size: ${app.label}, bundled (esbuild, minified) gzip`,
-    kb(app.gzipped),
-    `${kb(app.bytes)} minified${isServer ? ` / goal < ${kb(GOALS.bundledServerBytes)}` : ''}`,
-    isServer ? app.gzipped < GOALS.bundledServerBytes : undefined,
+    'start-up: the same, the SDK alone again (A/A noise)',
+    `${median(serverPairs.aloneAgain.wallMs).toFixed(1)} ms`,
+    `${pairRatio('aloneAgain', 'wallMs').toFixed(3)}x (CPU ${pairRatio('aloneAgain', 'cpuMs').toFixed(3)}x)`,
+    undefined,
   );
+  row(
+    'start-up: the same process with applyErrorPolicy (the line)',
+    `${median(serverPairs.withLine.wallMs).toFixed(1)} ms`,
+    `${wall.toFixed(3)}x (median of ${SERVER_PAIRS} pairs; CPU ${pairRatio('withLine', 'cpuMs').toFixed(3)}x) / goal <= ${GOALS.serverStartupRatio}x`,
+    wall <= GOALS.serverStartupRatio,
+  );
+  const names = built.googleEntry ? 'core + google, ESM + CJS' : 'core, ESM + CJS';
+  const forbidden = proof?.forbidden ?? ['(not checked)'];
+  row(`start-up: loads gaxios/GAL/zod/MCP SDK (${names})`, forbidden.length === 0 ? 'none' : forbidden.join(', '), 'goal: none', forbidden.length === 0);
+}
+if (pack !== undefined) {
+  row(`size: npm pack tarball (${pack.entryCount} files)`, kb(pack.size), `guard <= ${kb(GOALS.packedBytes)} (unpacked ${kb(pack.unpackedSize)})`, pack.size <= GOALS.packedBytes);
+  for (const file of entryFiles) {
+    const files = withChunks(file);
+    const total = files.reduce((sum, f) => sum + gzipped(f), 0);
+    row(`size: ${file} gzip${files.length > 1 ? ` (+${files.length - 1} chunk)` : ''}`, kb(total), `no goal (${kb(readFileSync(join(ROOT, file)).length)} raw)`, undefined);
+  }
+  for (const app of bundled) row(`size: ${app.label}, bundled (esbuild, minified) gzip`, kb(app.gzipped), `no goal (${kb(app.bytes)} minified)`, undefined);
 }
 
 const header = /** @type {const} */ (['case', 'median', 'ratio vs bare / goal', 'pass/fail']);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
 const line = (/** @type {readonly string[]} */ cells) => cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(' | ');
 const rule = widths.map((w) => '-'.repeat(w)).join('-|-');
-const cpu = report.context.cpu.name ?? 'unknown cpu';
+const cpu = cpus()[0]?.model ?? 'unknown cpu';
 process.stdout.write(
   [
     '',
-    `mcp-error-policy bench: node ${process.version}, ${cpu}, ${QUICK ? 'quick run' : 'full run'}; medians (p50), ratios of MCP calls by p10; ` +
+    `mcp-error-policy bench: node ${process.version}, ${cpu}, ${QUICK ? 'quick run' : 'full run'}${ONLY === GROUPS ? '' : ` of ${ONLY.join(', ')}`}; medians (p50), ratios of MCP calls by p10; ` +
       `load average ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? NaN).toFixed(1)} at end (absolute times grow with load, ratios less)`,
     line(header),
     rule,

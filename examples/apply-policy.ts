@@ -1,7 +1,20 @@
 /**
  * The one-line install: `applyErrorPolicy(server, policy)` covers every tool, resource and prompt, registered before
  * or after it, with an access log.
- * Run: npx tsx examples/apply-policy.ts (an MCP server on stdio).
+ *
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk zod tsx
+ * Try: npx tsx examples/apply-policy.ts (an MCP server on stdio). A client sees:
+ *   take {"item":"apple","count":1} → 2 apple left
+ *   take {"item":"apple","count":5} → Error executing tool take: Only 2 apple left
+ *   stock://pear → MCP error -32002: No item named pear
+ *   prompt restock {"item":"apple"} → MCP error -32603: Error getting prompt restock (reference 3f9a1c2b7d04)
+ * and stderr gets the access log, a line per call (a ToolError's status is 500 unless it says another), beside one
+ * record per failure:
+ *   stderr → access tool "take" 200 0.4ms
+ *   stderr → access tool "take" 500 0.3ms
+ *   stderr → access resource "stock://pear" 404 0.2ms
+ *   stderr → [mcp-error-policy] ERROR prompt "restock" crashed (reference 3f9a1c2b7d04): TypeError "Cannot read properties of undefined (reading 'name')"
+ *   stderr → access prompt "restock" 500 0.9ms
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -1,14 +1,18 @@
 /**
- * `npm run demo`: the same Google-style MCP server (examples/google-server.ts), run twice over stdio against a fake
- * Google API on 127.0.0.1: first without mcp-error-policy (the SDK's default), then with it. For each failure it
- * prints what the MCP client saw beside what the server logged on stderr. No traffic leaves 127.0.0.1.
+ * The demo: the same Google-style MCP server (examples/google-server.ts), run twice over stdio against a fake Google
+ * API on 127.0.0.1 (examples/support/fake-google-api.ts): first without mcp-error-policy (the SDK's default), then
+ * with it. For each failure it prints what the MCP client saw beside what the server logged on stderr. No traffic
+ * leaves 127.0.0.1.
  *
- * Run: npm run demo (or: npx tsx examples/demo.ts).
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk zod gaxios google-auth-library tsx
+ * Try: npx tsx examples/demo.ts (in a clone: npm run demo). It ends with
+ *   stdout → without mcp-error-policy: 0 of 7 failures logged; secrets shown: the API key.
+ *   stdout → with mcp-error-policy:    7 of 7 failures logged; secrets shown: none.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fileURLToPath } from 'node:url';
-import { closedPortUrl, startFakeGoogle } from '../test/support/fake-google.js';
+import { startFakeGoogleApi, unreachableUrl } from './support/fake-google-api.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serverFile = fileURLToPath(new URL('./google-server.ts', import.meta.url));
@@ -112,8 +116,9 @@ const RECORD = /^\[mcp-error-policy\] /gm;
 async function run(heading: string, env: Record<string, string>, awaitRecords: boolean): Promise<{ leaks: Set<string>; logged: number }> {
   print(`=== ${heading} ===`);
   const transport = new StdioClientTransport({
+    // the server runs as this demo does: under tsx (its loader is in this process's execArgv)
     command: process.execPath,
-    args: ['--import', 'tsx', serverFile],
+    args: [...process.execArgv, serverFile],
     cwd: root,
     env: { NODE_ENV: 'production', ...env },
     stderr: 'pipe',
@@ -160,8 +165,8 @@ async function run(heading: string, env: Record<string, string>, awaitRecords: b
   return { leaks, logged };
 }
 
-const fake = await startFakeGoogle();
-const unreachable = await closedPortUrl('');
+const fake = await startFakeGoogleApi();
+const unreachable = await unreachableUrl();
 try {
   const env = { GOOGLE_API_BASE: fake.origin, CALENDAR_API_BASE: unreachable };
   print('mcp-error-policy demo: examples/google-server.ts over stdio, driven by the MCP SDK client.');

@@ -13,7 +13,7 @@
  * and the resource template `sheet://{id}` answers "not found" with a ResourceNotFoundError.
  * The requests carry a fake API key (`?key=AIza...`) in the URL and an access token in the Authorization header.
  *
- * Environment (the demo, examples/demo.ts, sets it; examples/support/fake-google-api.ts prints it for a fake on 127.0.0.1):
+ * Environment (examples/support/fake-google-api.ts prints it for a fake Google on 127.0.0.1; the demo sets it):
  *   GOOGLE_API_BASE           base URL of the Google APIs (required), e.g. http://127.0.0.1:40123
  *   GOOGLE_TOKEN_URL          OAuth token endpoint (default: $GOOGLE_API_BASE/token/ok)
  *   GOOGLE_REVOKED_TOKEN_URL  token endpoint seen by the account whose sign-in was revoked
@@ -21,12 +21,23 @@
  *   CALENDAR_API_BASE         base URL of the unreachable API (default: http://127.0.0.1:1, where nothing listens)
  *   MCP_ERROR_POLICY=off      run without mcp-error-policy: the SDK's default behaviour
  *
- * Run: GOOGLE_API_BASE=http://127.0.0.1:40123 npx tsx examples/google-server.ts (an MCP server on stdio).
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk zod gaxios google-auth-library tsx
+ * Before: npx tsx examples/support/fake-google-api.ts (a fake Google on 127.0.0.1; it prints the environment to use)
+ * Try: npx tsx examples/google-server.ts, with that environment (an MCP server on stdio). A client sees:
+ *   find_sheet {"name":"Q5"} → Error executing tool find_sheet: No sheet named "Q5" in Budget (it has Q1, Q2, Q3, Q4)
+ *   summarize_sheet {} → Error executing tool summarize_sheet (reference 3f9a1c2b7d04)
+ *   share_sheet {} → Error executing tool share_sheet: The caller does not have permission (403 PERMISSION_DENIED from Google API GET /v1/forbidden?key=[REDACTED])
+ *   list_files {} → Error executing tool list_files: Google authorization failed (invalid_grant): Token has been expired or revoked. …
+ *   read_range {} → Error executing tool read_range: Quota exceeded for quota metric 'Read requests' …
+ *   list_holidays {} → Error executing tool list_holidays: Network error while calling the Google API (ECONNREFUSED).
+ *   sheet://nope → MCP error -32002: No spreadsheet with id nope
+ *   stderr → [mcp-error-policy] WARN tool "share_sheet" failed (rule google-api-error: GET http://127.0.0.1:40123/v1/forbidden?key=[REDACTED] -> 403): Error "The caller does not have permission" (correlation 5b0e9d3a7c21)
+ * The demo, examples/demo.ts, runs it twice, without the policy and with it, and prints both side by side.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { request } from 'gaxios7';
-import { OAuth2Client } from 'google-auth-library10';
+import { request } from 'gaxios';
+import { OAuth2Client } from 'google-auth-library';
 import { applyErrorPolicy, coreRules, createErrorPolicy, ResourceNotFoundError, ToolError } from 'mcp-error-policy';
 import { googleRules } from 'mcp-error-policy/google';
 import { z } from 'zod';

@@ -9,20 +9,29 @@
  * method and URL without credentials); a bug in a tool is masked with a reference id. One record per failure goes
  * to stderr with the request (method, URL, status, the service's request id).
  *
- * Environment (test/http/example.test.ts points both at local fakes on 127.0.0.1):
+ * Environment (test/http/example.test.ts points both at local fakes on 127.0.0.1; so does
+ * examples/support/fake-http-apis.ts, which prints the environment for its own fakes):
  *   GITHUB_API_URL   GitHub API base URL (default https://api.github.com)
  *   GITHUB_TOKEN     GitHub token
  *   OPENAI_BASE_URL  OpenAI API base URL (default https://api.openai.com/v1)
  *   OPENAI_API_KEY   OpenAI API key
  *
- * Run: GITHUB_TOKEN=... OPENAI_API_KEY=... npx tsx examples/http-server.ts (an MCP server on stdio).
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk zod @octokit/rest openai tsx
+ * Run: GITHUB_TOKEN=... OPENAI_API_KEY=... npx tsx examples/http-server.ts (an MCP server on stdio). Without accounts:
+ * Before: npx tsx examples/support/fake-http-apis.ts (fakes of both APIs on 127.0.0.1; it prints the environment to use)
+ * Try: npx tsx examples/http-server.ts, with that environment. A client sees (the fakes' host is internal: not shown):
+ *   get_repo {"owner":"octo-org","repo":"hello"} → octo-org/hello: A fake repository
+ *   get_repo {"owner":"octo-org","repo":"missing"} → Error executing tool get_repo: GitHub API GET /github/repos/octo-org/missing failed with 404 Not Found: Not Found
+ *   get_repo {"owner":"octo-org","repo":"unauthorized"} → Error executing tool get_repo: GitHub API GET /github/repos/octo-org/unauthorized failed with 401 Unauthorized: Credentials rejected: Bad credentials …
+ *   describe_model {"model":"limited"} → Error executing tool describe_model: OpenAI API request failed with 429 Too Many Requests (rate_limit_exceeded): Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 500, Used 500, Requested 1. Retry after 7 s.
+ *   stderr → [mcp-error-policy] INFO tool "get_repo" failed (rule github-http-error: GET http://127.0.0.1:40123/github/repos/octo-org/missing -> 404 …
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { applyErrorPolicy, coreRules, createErrorPolicy } from 'mcp-error-policy';
 import { httpRules } from 'mcp-error-policy/http';
-import { Octokit } from 'octokit-rest22';
-import OpenAI from 'openai6';
+import { Octokit } from '@octokit/rest';
+import OpenAI from 'openai';
 import { z } from 'zod';
 
 const github = new Octokit({

@@ -1,7 +1,14 @@
 /**
  * A low-level server (`Server.setRequestHandler`, no McpServer) under the policy in one line: `applyErrorPolicy` wraps
  * its request handlers, names each failure after the tool in the request, masks crashes and lets protocol errors through.
- * Run: npx tsx examples/low-level.ts (an MCP server on stdio).
+ *
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk tsx
+ * Try: npx tsx examples/low-level.ts (an MCP server on stdio). A client sees:
+ *   divide {"a":6,"b":3} → 2
+ *   divide {"a":1,"b":0} → Error executing tool divide: Cannot divide by zero
+ *   explain {"code":"E42"} → Error executing tool explain (reference 3f9a1c2b7d04)
+ *   rename {} → MCP error -32602: MCP error -32602: Tool rename not found
+ *   stderr → [mcp-error-policy] ERROR tool "explain" crashed (reference 3f9a1c2b7d04): TypeError …
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

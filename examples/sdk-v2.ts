@@ -1,6 +1,14 @@
 /**
  * SDK v2 (`@modelcontextprotocol/server`): the same one line, `applyErrorPolicy(server)`, over stdio.
- * Run: npx tsx examples/sdk-v2.ts (an MCP server on stdio).
+ *
+ * Install: npm install mcp-error-policy @modelcontextprotocol/server zod tsx
+ * Try: npx tsx examples/sdk-v2.ts (an MCP server on stdio). A client sees (SDK v2 sends a resource's "not found",
+ * -32002, as -32602):
+ *   add_note {"id":"welcome","text":"Hi"} → Error executing tool add_note: A note named welcome exists already
+ *   add_note {"id":"todo","text":"crash"} → Error executing tool add_note (reference 3f9a1c2b7d04)
+ *   note://welcome → Hello from SDK v2
+ *   note://nope → MCP error -32602: No note named nope
+ *   stderr → [mcp-error-policy] ERROR tool "add_note" crashed (reference 3f9a1c2b7d04): Error "index corrupted at /var/lib/notes/idx (CANARY)"
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';

@@ -1,8 +1,17 @@
 /**
  * Sentry beside the policy: Sentry's MCP instrumentation traces every request, and the policy's `onOutcome` reports
  * each crash to Sentry once, tagged with the reference the client saw. Anticipated failures open no Sentry issue.
+ *
+ * Install: npm install mcp-error-policy @modelcontextprotocol/sdk zod @sentry/node tsx
  * Run: SENTRY_DSN=https://<key>@<host>/<project> RATES_API_KEY=... npx tsx examples/sentry-server.ts (stdio).
- * Without SENTRY_DSN, Sentry sends nothing; the policy works the same.
+ * Without SENTRY_DSN, Sentry sends nothing; the policy works the same:
+ * Try: RATES_API_KEY=rk_live_51FAKEfakeFAKEfake0123 npx tsx examples/sentry-server.ts. A client sees:
+ *   convert {"amount":10,"from":"EUR","to":"USD"} → 10.80 USD
+ *   convert {"amount":10,"from":"EUR","to":"XYZ"} → Error executing tool convert: Unknown currency: XYZ
+ *   refresh_rates {} → Error executing tool refresh_rates (reference 3f9a1c2b7d04)
+ *   rates://usd → MCP error -32603: Currency codes are three capital letters
+ *   rates://GBP → MCP error -32603: Error reading resource rates://GBP (reference 3f9a1c2b7d04)
+ *   stderr → [mcp-error-policy] ERROR tool "refresh_rates" crashed (reference 3f9a1c2b7d04): Error "GET https://rates.example/v1/latest?key=[REDACTED] returned a body that is not JSON"
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -10,7 +10,12 @@
  *   it and retries the call itself.
  * Users are told apart by their bearer token (a real server verifies an OAuth token here).
  *
- * Run: npx tsx examples/sign-in-http.ts (listens on 127.0.0.1:3000).
+ * Install: npm install mcp-error-policy @modelcontextprotocol/server tsx
+ * Try: npx tsx examples/sign-in-http.ts (listens on 127.0.0.1:3000)
+ * Connect: http://127.0.0.1:3000/mcp with "Authorization: Bearer token-alice". A 2025-11-25 client that declared no
+ * URL elicitation gets the sign-in URL after the text (one that declared it gets the -32042 error with the URL):
+ *   acme_profile {} → Error executing tool acme_profile: You are not signed in to Acme …
+ *   stderr → Acme MCP server on http://127.0.0.1:3000/mcp (bearer tokens: token-alice, token-bob)
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A user's view: a fresh project installs the packed tarball beside @modelcontextprotocol/sdk and zod, then runs
-# test/packed/smoke.mjs against it (ESM and CJS, every entry; @opentelemetry/api, the opentelemetry entry's optional peer, too), and type-checks test/packed/types/consumer.ts against the
+# test/packed/smoke.mjs against it (ESM and CJS, every entry; @opentelemetry/api, the opentelemetry entry's optional peer, too),
+# test/packed/stack.mjs (the shipped JavaScript is readable: a crash's stack names the package's functions as src/ does,
+# and no function name is mangled), and type-checks test/packed/types/consumer.ts against the
 # packed declarations under every module resolution a user may have: `module: nodenext` (as an ESM and a CJS file),
 # `moduleResolution: bundler`, and `moduleResolution: node` (node10, `module: commonjs`; it ignores `exports`, so each
 # subpath entry needs its `typesVersions` line in package.json). Then a second fresh project pins
@@ -20,8 +22,9 @@ npm init -y >/dev/null
 npm pkg set type=module >/dev/null
 npm install --no-audit --no-fund --silent "$tarball" "@modelcontextprotocol/sdk@$sdk" "zod@$zod" \
   "typescript@$typescript" "@types/node@$types_node" "@opentelemetry/api@$otel_api"
-cp "$root/test/packed/smoke.mjs" .
+cp "$root/test/packed/smoke.mjs" "$root/test/packed/stack.mjs" .
 node smoke.mjs
+node stack.mjs "$root"
 cp "$root"/test/packed/types/tsconfig*.json .
 cp "$root/test/packed/types/consumer.ts" consumer.mts
 cp "$root/test/packed/types/consumer.ts" consumer.cts

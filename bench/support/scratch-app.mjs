@@ -1,7 +1,8 @@
 /**
  * A scratch app directory outside the repository, laid out as a user's project: node_modules/mcp-error-policy is a
  * link to a built package directory, node_modules/one-line is a package of one line (the baseline of the start-up
- * cost), and the import probe sits at its root.
+ * cost), node_modules/@modelcontextprotocol/sdk a link to the repository's SDK, and at its root the import probe and
+ * two servers: one that makes an McpServer, and the same with `applyErrorPolicy` (the line).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROBE = fileURLToPath(new URL('./import-probe.mjs', import.meta.url));
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 const HOOKS_URL = new URL('./loader-hooks.mjs', import.meta.url).href;
 
 /**
@@ -36,9 +38,32 @@ export function makeScratchApp(packageDir) {
   writeFileSync(join(modules, 'one-line', 'index.mjs'), 'export const one = 1;\n');
   writeFileSync(join(modules, 'one-line', 'index.cjs'), 'exports.one = 1;\n');
   symlinkSync(packageDir, join(modules, 'mcp-error-policy'), 'dir');
+  mkdirSync(join(modules, '@modelcontextprotocol'));
+  symlinkSync(join(REPOSITORY, 'node_modules/@modelcontextprotocol/sdk'), join(modules, '@modelcontextprotocol/sdk'), 'dir');
   const probe = join(dir, 'import-probe.mjs');
   copyFileSync(PROBE, probe);
-  return { dir, probe, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // Each prints the CPU time its process used (user and system, ms) as its last act.
+  const servers = { alone: join(dir, 'server-alone.mjs'), withLine: join(dir, 'server-with-line.mjs') };
+  const sdk = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n";
+  const cpu = 'const { user, system } = process.cpuUsage();\nprocess.stdout.write(`${(user + system) / 1000}\\n`);\n';
+  writeFileSync(servers.alone, `${sdk}new McpServer({ name: 'app', version: '1.0.0' });\n${cpu}`);
+  writeFileSync(servers.withLine, `${sdk}import { applyErrorPolicy } from 'mcp-error-policy';\napplyErrorPolicy(new McpServer({ name: 'app', version: '1.0.0' }));\n${cpu}`);
+  return { dir, probe, servers, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs one of the scratch app's servers in a fresh process: its wall time, from spawning to exit, and the CPU time it
+ * reported.
+ * @param {string} file
+ * @param {string} [node] the node binary
+ * @returns {{ wallMs: number, cpuMs: number }}
+ */
+export function runApp(file, node = process.execPath) {
+  const started = performance.now();
+  const result = spawnSync(node, [file], { encoding: 'utf8', timeout: 60_000 });
+  const wallMs = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${file} failed (exit ${String(result.status)}):\n${result.stderr}`);
+  return { wallMs, cpuMs: Number(result.stdout.trim()) };
 }
 
 /**
