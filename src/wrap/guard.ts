@@ -22,7 +22,7 @@ import { statusOfResult } from '../status.js';
 import { traceCallback } from '../telemetry.js';
 import { callFacts } from './sign-in.js';
 import { transparentAnswer } from './transparent.js';
-import { protocolAnswer } from './rpc-error.js';
+import { protocolAnswer } from './protocol-answer.js';
 import { callState, claimCall, guardedCall, handledIn, keepFirst, markAnswer, markLogged, requestOf, settle } from './calls.js';
 
 /** Marks a wrapped function (of any copy of this package); its value is the original handler. */

@@ -18,7 +18,8 @@ import { reportFailure } from '../report.js';
 import { INTERNAL_ERROR_CODE } from '../status.js';
 import { guardedCall, handledIn, requestOf } from './calls.js';
 import { crashText, errorData } from './meta.js';
-import { PolicyRpcError, protocolAnswer } from './rpc-error.js';
+import { PolicyRpcError } from './rpc-error.js';
+import { protocolAnswer } from './protocol-answer.js';
 import { transparentAnswer } from './transparent.js';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;

@@ -5,17 +5,15 @@
  * as SDK v2 clients need to recognise it, and the failure object (src/wrap/meta.ts), which SDK v2 cannot carry beside
  * `uri` (its client then sees no resource-not-found).
  */
-import type { Classification, ProtocolClassification } from '../classification.js';
-import { isObjectLike, isRecord, messageOf, readProp } from '../kit/read.js';
-import { gateClientData } from '../gate.js';
-import type { ErrorPolicy } from '../policy.js';
+import type { Classification } from '../classification.js';
+import { isObjectLike, readProp } from '../kit/read.js';
 import { MAX_NAME_LENGTH } from '../report.js';
 import { safeText } from '../scrub.js';
-import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE, URL_ELICITATION_REQUIRED_CODE } from '../status.js';
+import { INTERNAL_ERROR_CODE, RESOURCE_NOT_FOUND_CODE } from '../status.js';
 import { markAnswer } from './calls.js';
 import { crashText, errorData, failedCallText } from './meta.js';
 import type { WireShape } from './guard.js';
-import { standIn } from './transparent.js';
+import { protocolAnswer } from './protocol-answer.js';
 
 /** A JSON-RPC error answer made by the policy. The SDK puts `code` and `message` on the wire as they are. */
 export class PolicyRpcError extends Error {
@@ -30,25 +28,6 @@ export class PolicyRpcError extends Error {
     this.code = code;
     if (data !== undefined) this.data = data;
     markAnswer(this);
-  }
-}
-
-/**
- * What the SDK gets to answer a handler's protocol error with: its code, its text through the exit gate, and its
- * `data` through the gate too (`gateClientData`: dropped when it is no JSON or carries a crash), except for URL
- * elicitation (-32042), whose `data` holds the URLs the client is to open. The thrown error itself when nothing
- * changes, else a stand-in that inherits from it (SDK v1 answers -32042 only for an `instanceof McpError`), or, when
- * even that cannot be made, the policy's own error with the same code, text and data.
- */
-export function protocolAnswer(classification: ProtocolClassification, policy: ErrorPolicy): unknown {
-  const { error, code, message } = classification;
-  const data = readProp(error, 'data');
-  const shownData = data === undefined || code === URL_ELICITATION_REQUIRED_CODE ? data : gateClientData(data, (text) => safeText(text, Number.MAX_SAFE_INTEGER, policy.redact));
-  if (messageOf(error) === message && (shownData === data || JSON.stringify(shownData) === JSON.stringify(data))) return error;
-  try {
-    return standIn(error as object, { message, data: shownData });
-  } catch {
-    return new PolicyRpcError(code, message, isRecord(shownData) ? { ...shownData } : undefined);
   }
 }
 
