@@ -14,6 +14,7 @@
  * Middleware runs in registration order, so the policy's must be registered before any other `mcp:` middleware
  * (`applyErrorPolicy(new MCPServer(...))`); mcp-use refuses middleware once the server has started.
  */
+import { CALLBACK_METHODS } from '../callback-methods.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp } from '../kit/read.js';
@@ -44,13 +45,6 @@ interface MiddlewareContext {
   readonly session?: unknown;
   readonly auth?: unknown;
 }
-
-/** The request each kind's middleware guards, and the pattern it is registered under. */
-const PATTERNS: readonly (readonly [HandlerKind, string])[] = [
-  ['tool', 'tools/call'],
-  ['resource', 'resources/read'],
-  ['prompt', 'prompts/get'],
-];
 
 function looksLikeMcpUse(value: unknown): boolean {
   if (!isObjectLike(value) || typeof readProp(value, 'registerTool') === 'function') return false;
@@ -94,7 +88,7 @@ export const mcpUseAdapter: ServerAdapter = {
   apply(server: object, policy: ErrorPolicy): void {
     const use = readProp(server, 'use') as Fn;
     try {
-      for (const [kind, method] of PATTERNS) use.call(server, `mcp:${method}`, middleware(kind, method, policy));
+      for (const [kind, method] of Object.entries(CALLBACK_METHODS) as [HandlerKind, string][]) use.call(server, `mcp:${method}`, middleware(kind, method, policy));
     } catch (error) {
       // mcp-use refuses middleware once the server has started (it does so before the first one is added)
       throw new Error(

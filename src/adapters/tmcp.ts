@@ -20,6 +20,7 @@
  * prompt or resource once in a process warning: register it after the line. Such a handler's other answers (its
  * successes, its `McpError`s, tmcp's own refusals) are left as tmcp made them.
  */
+import { callbackKindOf } from '../callback-methods.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp, readString } from '../kit/read.js';
@@ -53,13 +54,6 @@ type Fn = (this: unknown, ...args: unknown[]) => unknown;
 type Registered = 'tool' | 'prompt' | 'resource' | 'template';
 
 const METHODS: readonly Registered[] = ['tool', 'prompt', 'resource', 'template'];
-
-/** The requests that run a handler, and the handler each runs. */
-const CALLS: ReadonlyMap<string, HandlerKind> = new Map([
-  ['tools/call', 'tool'],
-  ['resources/read', 'resource'],
-  ['prompts/get', 'prompt'],
-]);
 
 /** tmcp's code for a handler's exception (and for its own internal errors). */
 const INTERNAL_ERROR = -32603;
@@ -215,7 +209,7 @@ function patchReceive(server: object, policy: ErrorPolicy): void {
   const original = readProp(server, 'receive');
   if (typeof original !== 'function' || readProp(original, PATCHED) !== undefined) return;
   const patched = function (this: unknown, message: unknown, ctx: unknown, ...rest: unknown[]): unknown {
-    const kind = CALLS.get(readString(message, 'method') ?? '');
+    const kind = callbackKindOf(readString(message, 'method') ?? '');
     if (kind === undefined || readProp(message, 'id') === undefined) return (original as Fn).call(this, message, ctx, ...rest);
     const slot: Slot = {};
     const answer = (original as Fn).call(this, message, { ...(isObjectLike(ctx) ? ctx : {}), [SLOT]: slot }, ...rest);
