@@ -158,3 +158,23 @@ describe("an upstream's own crash in its 5xx body", () => {
     expect(gateClientText(before, own(new Error(before)))).toEqual({ crash: 'a runtime error' });
   });
 });
+
+describe("a handler's protocol error whose data is no JSON", () => {
+  it('is answered with its code and text, the data dropped: the wrapper never throws', async () => {
+    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    const { createErrorPolicy, withClientVisibleResourceErrors } = await import('../src/index.js');
+    const read = withClientVisibleResourceErrors(
+      () => {
+        throw new McpError(-32602, 'Unknown sheet', { n: 10n });
+      },
+      { policy: createErrorPolicy({ logger: () => undefined }) },
+    );
+    const call = read as unknown as (uri: URL, variables: object, extra: object) => unknown;
+    const answer = (await Promise.resolve(call(new URL('sheet://q3'), {}, { requestId: 1, signal: new AbortController().signal })).catch((e: unknown) => e)) as {
+      code?: unknown;
+      message?: unknown;
+      data?: unknown;
+    };
+    expect([answer.code, answer.message, answer.data]).toEqual([-32602, 'MCP error -32602: Unknown sheet', undefined]);
+  });
+});

@@ -10,6 +10,15 @@ import { safeText } from '../scrub.js';
 import { URL_ELICITATION_REQUIRED_CODE } from '../status.js';
 import { standIn } from './transparent.js';
 
+/** Whether two values are the same as JSON; `false` when either is no JSON (a BigInt, a cycle). */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What the SDK gets to answer a handler's protocol error with: its code, its text through the exit gate, and its
  * `data` through the gate too (`gateClientData`: dropped when it is no JSON or carries a crash), except for URL
@@ -21,7 +30,7 @@ export function protocolAnswer(classification: ProtocolClassification, policy: E
   const { error, code, message } = classification;
   const data = readProp(error, 'data');
   const shownData = data === undefined || code === URL_ELICITATION_REQUIRED_CODE ? data : gateClientData(data, (text) => safeText(text, Number.MAX_SAFE_INTEGER, policy.redact));
-  if (messageOf(error) === message && (shownData === data || JSON.stringify(shownData) === JSON.stringify(data))) return error;
+  if (messageOf(error) === message && (shownData === data || sameJson(shownData, data))) return error;
   try {
     return standIn(error as object, { message, data: shownData });
   } catch {
