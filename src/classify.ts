@@ -140,8 +140,9 @@ function sentBy(call: FailedCall): (piece: string) => boolean {
 
 /**
  * A text for the client, through the exit gate (src/gate.ts): scrubbed and bounded, then masked when it carries a
- * crash, else without source locations and internal hosts (but those the caller sent itself). `error`, when the text is that error's own message: its
- * causes' messages that the policy would not show by themselves must not be in it, nor an upstream 5xx body.
+ * crash, else without source locations and internal hosts (but those the caller sent itself). `error`, when the text
+ * is that error's own message: its causes' messages that the policy would not show by themselves must not be in it,
+ * nor an upstream 5xx body.
  */
 function gated(text: string, policy: ErrorPolicy, call: FailedCall, error?: unknown): GateVerdict {
   const rules = rulesApplied(policy);
