@@ -186,6 +186,11 @@ function runTraced(policy: ErrorPolicy, telemetry: PolicyTelemetry, { kind, name
   return observe(() => trace.handle.run(run), (threw, value) => end(trace, threw, value));
 }
 
+/** Whether a call starting now gets a span: the policy has a telemetry, and it is enabled. */
+export function tracesNow(policy: ErrorPolicy): boolean {
+  return policy.telemetry !== undefined && isEnabled(policy.telemetry);
+}
+
 /**
  * The request-level hook (applyErrorPolicy's wrapper of tools/call, resources/read, prompts/get): one call's span
  * around the SDK's handler, ended with the answer the SDK gives.

@@ -8,7 +8,7 @@ import { callbackKindOf } from '../callback-methods.js';
 import type { HandlerKind } from '../log.js';
 import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, readProp } from '../kit/read.js';
-import { traceRequest } from '../telemetry.js';
+import { traceRequest, tracesNow } from '../telemetry.js';
 import type { Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import { guardRequest, isListOrCompletion } from '../wrap/request.js';
@@ -40,11 +40,13 @@ export function withSignIn(result: unknown, extra: unknown, low: unknown): unkno
 function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, handler: Fn): Fn {
   // Not governing: a wrapper of the user's own inside the handler keeps its own policy (or `defaultPolicy`), as a
   // wrapper does on a server without the policy. Governing would keep per-call state on every successful call.
-  const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: false };
+  // With a telemetry, the request-level function below opens the call's span, so the guard opens none.
+  const binding: Binding = { policy, name: undefined, claims: policy.onOutcome !== undefined, governs: false, ...(policy.telemetry === undefined ? {} : { tracedByRequest: true as const }) };
   const guarded = ownHandler(handler, kind, binding);
   const signsIn = kind === 'tool' && elicitsSignIn(policy);
   if (!signsIn && policy.telemetry === undefined) return guarded;
   return function (this: unknown, request: unknown, extra: unknown): unknown {
+    if (!signsIn && !tracesNow(policy)) return guarded.call(this, request, extra);
     // telemetry (src/telemetry.ts): the call's one span, around the wrapper and the sign-in answer
     return traceRequest(policy, kind, request, extra, server, () => {
       const result = guarded.call(this, request, extra);

@@ -13,7 +13,7 @@ import type { ErrorPolicy } from '../policy.js';
 import { isObjectLike, isRecord, readProp, readString } from '../kit/read.js';
 import { now, reportOutcome } from '../report.js';
 import { CRASH, statusOfRejection, statusOfResult } from '../status.js';
-import { traceRequest } from '../telemetry.js';
+import { traceRequest, tracesNow } from '../telemetry.js';
 import { callState, guardedCall, observe } from '../wrap/calls.js';
 import { bindGuard, isWrapped, type Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
@@ -71,20 +71,26 @@ function unknownLayout(server: object, what: string): Error {
   );
 }
 
-function bindingFor(ctx: Context, name: string | undefined, governs = false): Binding {
-  return { policy: ctx.policy, name: name === '' ? undefined : name, claims: ctx.traced, governs };
+/**
+ * The binding of a callback the McpServer's own request handlers call. With a telemetry, those handlers are wrapped
+ * (`wrapRequest`) and open the call's span, so the callback opens none; a task tool's handler methods also run in
+ * requests of their own (`tasks/get`, `tasks/result`) and keep theirs (`task`).
+ */
+function bindingFor(ctx: Context, name: string | undefined, governs = false, task = false): Binding {
+  const binding: Binding = { policy: ctx.policy, name: name === '' ? undefined : name, claims: ctx.traced, governs };
+  return ctx.policy.telemetry === undefined || task ? binding : { ...binding, tracedByRequest: true };
 }
 
 /** Puts a registration's callback under the policy, in the slot the SDK calls. */
 function cover(ctx: Context, entry: Entry, kind: HandlerKind, name: string | undefined): void {
   const slot = callbackSlotOf(entry, kind);
-  const binding = bindingFor(ctx, name);
   if (slot === undefined) {
     // a task tool: its handler object's methods, guarded in a copy
     const task = taskHandlerSlotOf(entry);
-    if (task !== undefined && isTaskHandler(task.handler)) task.set(guardTaskHandler(task.handler, binding));
+    if (task !== undefined && isTaskHandler(task.handler)) task.set(guardTaskHandler(task.handler, bindingFor(ctx, name, false, true)));
     return;
   }
+  const binding = bindingFor(ctx, name);
   if (typeof slot === 'string') throw unknownLayout(ctx.server, slot);
   if (slot.given !== undefined) {
     // the SDK calls the given callback through a function of its own: bind the callback in place if it is ours
@@ -220,6 +226,8 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   const signsIn = ctx.elicits && kind === 'tool';
   const out = function (this: unknown, ...args: unknown[]): unknown {
     const [request, extra] = args;
+    // neither the access log, nor a sign-in answer, nor a span (no telemetry, or none enabled): the handler as it is
+    if (!ctx.traced && !signsIn && !tracesNow(ctx.policy)) return handler.apply(this, args);
     const answer = (): unknown => {
       const result = handler.apply(this, args);
       return signsIn ? withSignIn(result, extra, lowLevelOf(ctx.server)) : result;

@@ -55,6 +55,11 @@ export interface Binding {
   readonly claims: boolean;
   /** Wrappers inside this one's calls that have no policy of their own follow this one (SDK v2 prompt handlers). */
   readonly governs: boolean;
+  /**
+   * The server's request-level wrapper opens each call's telemetry span (src/telemetry.ts `traceRequest`), so the
+   * wrapper opens none and asks the telemetry nothing: with no provider registered, a call then checks once, not twice.
+   */
+  readonly tracedByRequest?: true;
 }
 
 /** The options a wrapper was made with. */
@@ -208,7 +213,7 @@ function makeGuard(control: Control): Fn {
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     const policy = control.options.policy ?? control.binding?.policy ?? defaultPolicy;
     // telemetry (src/telemetry.ts): the call's one span, unless an outer wrapper of the call has it
-    if (policy.telemetry !== undefined) return traceCallback(policy, control.shape.handler, () => nameOfCall(control, args, undefined), args, () => guarded.call(this, policy, args));
+    if (policy.telemetry !== undefined && control.binding?.tracedByRequest !== true) return traceCallback(policy, control.shape.handler, () => nameOfCall(control, args, undefined), args, () => guarded.call(this, policy, args));
     return guarded.call(this, policy, args);
   };
   Object.defineProperty(wrapped, WRAPPED, { value: invoke });
@@ -227,7 +232,7 @@ export function guard<H extends AnyFunction, R>(handler: H, shape: WireShape<R>,
 }
 
 function sameBinding(a: Binding, b: Binding): boolean {
-  return a.policy === b.policy && a.name === b.name && a.claims === b.claims && a.governs === b.governs;
+  return a.policy === b.policy && a.name === b.name && a.claims === b.claims && a.governs === b.governs && a.tracedByRequest === b.tracedByRequest;
 }
 
 /**

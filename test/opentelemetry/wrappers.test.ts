@@ -7,6 +7,8 @@ import { context, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetr
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyErrorPolicy, createErrorPolicy, ToolError, withClientVisibleErrors, withClientVisiblePromptErrors, withClientVisibleResourceErrors, type ErrorPolicy, type PolicyTelemetry } from '../../src/index.js';
 import { openTelemetry } from '../../src/opentelemetry/index.js';
@@ -208,6 +210,31 @@ describe('options', () => {
     }, { policy });
     expect(await tool({}, {} as never)).toEqual(ok('x'));
     expect(ran).toBe(true);
+  });
+
+  it('a telemetry that is not enabled is asked once a call, and starts nothing (McpServer and low-level Server)', async () => {
+    const asked: string[] = [];
+    const idle: PolicyTelemetry = {
+      enabled: () => (asked.push('enabled'), false),
+      start: () => (asked.push('start'), undefined),
+      current: () => (asked.push('current'), undefined),
+    };
+    const policy = createErrorPolicy({ ...quiet, telemetry: idle });
+    const server = applyErrorPolicy(new McpServer({ name: 's', version: '1.0.0' }), policy);
+    server.registerTool('ok', {}, () => ok('fine'));
+    server.registerTool('boom', {}, () => {
+      throw new ToolError('No such sheet');
+    });
+    const low = applyErrorPolicy(new LowLevelServer({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }), policy);
+    low.setRequestHandler(CallToolRequestSchema, () => ok('low'));
+    const high = await connect(server);
+    const lowLink = await link(low, new Client({ name: 'c', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
+    expect(await high.client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
+    expect(textOf(await high.client.callTool({ name: 'boom', arguments: {} }))).toBe('Error executing tool boom: No such sheet');
+    expect(await lowLink.client.callTool({ name: 'any', arguments: {} })).toEqual(ok('low'));
+    await high.close();
+    await lowLink.close();
+    expect(asked).toEqual(['enabled', 'enabled', 'enabled']);
   });
 
   it('the global providers, registered after the policy was made, are used', async () => {
