@@ -5,12 +5,15 @@
  *
  * tmcp has its own JSON-RPC layer. Without the policy a handler's exception becomes a JSON-RPC error -32603 carrying
  * its message (a tool's too, not an isError result), and tmcp `console.warn`s it with its stack. Under the policy:
- * - a tool's failure is the policy's isError result; a prompt's or resource's, the policy's JSON-RPC error. tmcp keeps
- *   the code and `data` only of its own `McpError` class, so the adapter also wraps the server's public `receive` (the
- *   method every tmcp transport calls): on a `tools/call`, `resources/read` or `prompts/get` request it hands tmcp a
- *   context carrying a slot, the handler's wrapper notes the policy's error there, and `receive` puts that error's code
- *   and `data` (the failure object) on the answer tmcp made of it;
- * - a deliberate `McpError` of tmcp passes through to tmcp with its code, its text through the exit gate;
+ * - a tool's failure is the policy's isError result; a prompt's or resource's, the policy's JSON-RPC error, and a
+ *   deliberate `McpError` keeps its code and `data`, its text through the exit gate. tmcp would log every error a
+ *   handler throws (its `console.warn`, a second record of a failure the policy logged, with the thrown value's own
+ *   fields), and it keeps the code and `data` only of its own `McpError` class. So the adapter also wraps the server's
+ *   public `receive` (the method every tmcp transport calls): on a `tools/call`, `resources/read` or `prompts/get`
+ *   request it hands tmcp a context carrying a slot; a handler's wrapper that answers with a JSON-RPC error notes it
+ *   there and gives tmcp an empty result in its place, and `receive` answers with the noted error;
+ * - in report mode tmcp answers and logs what was thrown, as without the policy, but what it is given is a stand-in
+ *   whose message and stack are scrubbed and whose own fields are not the thrown value's (./wrap/transparent.ts);
  * - tmcp's input-required signal (thrown by `server.elicitation()` or `server.message()` on a per-request call, so that
  *   tmcp answers with an InputRequiredResult) is handed back to tmcp as it was thrown, neither logged nor answered.
  *
@@ -30,6 +33,7 @@ import { ownHandler } from '../wrap/own.js';
 import { withClientVisiblePromptErrors } from '../wrap/prompt.js';
 import { withClientVisibleResourceErrors } from '../wrap/resource.js';
 import { PolicyRpcError } from '../wrap/rpc-error.js';
+import { loggableStandIn } from '../wrap/transparent.js';
 import { toToolResult } from '../wrap/tool.js';
 import type { ServerAdapter } from './adapter.js';
 import { emitPolicyWarning } from './unguarded.js';
@@ -64,13 +68,23 @@ const PATCHED = Symbol('mcp-error-policy.tmcp');
 /** The key of the slot in the context `receive` hands tmcp, which `server.ctx` returns inside the handler. */
 const SLOT = Symbol('mcp-error-policy.tmcp-call');
 
+/** A JSON-RPC error as it goes on the wire. */
+interface RpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
 /** What a wrapper notes of one call that failed. */
 interface Slot {
   /** A wrapper answered the failure: tmcp's answer is the policy's. */
   answered?: true;
-  /** The policy's JSON-RPC error, whose code and `data` tmcp does not keep. */
-  error?: PolicyRpcError;
+  /** The policy's JSON-RPC error, which `receive` sends in place of the empty result tmcp was given. */
+  error?: RpcError;
 }
+
+/** What tmcp is given in place of a call's result when the call's answer is a JSON-RPC error noted in its slot. */
+const EMPTY_RESULT: Readonly<Record<HandlerKind, object>> = { tool: { content: [] }, resource: { contents: [] }, prompt: { messages: [] } };
 
 /** A handler's value that carries tmcp's input-required signal past the policy. */
 class Signal {
@@ -121,11 +135,12 @@ function cover(server: object, execute: Fn, registered: Registered, binding: Bin
       args,
       (error) => {
         const slot = slotOf(server);
-        if (slot !== undefined) {
-          slot.answered = true;
-          if (error instanceof PolicyRpcError) slot.error = error;
-        }
-        throw error;
+        if (slot !== undefined) slot.answered = true;
+        // under 'enforce' what the guard throws is the policy's JSON-RPC error or a deliberate protocol error
+        const answer = slot !== undefined && binding.policy.mode === 'enforce' ? rpcErrorOf(error) : undefined;
+        if (slot === undefined || answer === undefined) throw loggableStandIn(error, binding.policy);
+        slot.error = answer;
+        return EMPTY_RESULT[kind];
       },
       (value) => {
         if (value instanceof Signal) throw value.thrown;
@@ -188,16 +203,29 @@ function toResultOrError(kind: HandlerKind, error: Error, name: string | undefin
   return { error: { code: INTERNAL_ERROR, message: 'Internal error' } };
 }
 
-function rpcError(error: PolicyRpcError): Record<string, unknown> {
+function rpcError(error: PolicyRpcError): RpcError {
   return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+}
+
+/** The JSON-RPC error a wrapper threw (the policy's, or a protocol error passed on), as it goes on the wire. */
+function rpcErrorOf(error: unknown): RpcError | undefined {
+  if (error instanceof PolicyRpcError) return rpcError(error);
+  const code = readProp(error, 'code');
+  const message = readString(error, 'message');
+  if (!Number.isInteger(code) || message === undefined) return undefined;
+  const data = readProp(error, 'data');
+  return { code: code as number, message, ...(data === undefined ? {} : { data }) };
 }
 
 /** tmcp's answer to a call, with what tmcp dropped of the policy's answer put back, or a failure no wrapper saw masked. */
 function settle(server: object, kind: HandlerKind, params: unknown, response: unknown, slot: Slot, policy: ErrorPolicy): unknown {
+  if (slot.error !== undefined && isObjectLike(response)) {
+    const { result: _result, error: _error, ...rest } = response as Record<string, unknown>;
+    return { ...rest, error: slot.error };
+  }
   const error = readProp(response, 'error');
   if (!isObjectLike(error) || !isObjectLike(response)) return response;
   const message = readString(error, 'message');
-  if (slot.error !== undefined) return message === slot.error.message ? { ...response, error: rpcError(slot.error) } : response;
   if (slot.answered === true || readProp(error, 'code') !== INTERNAL_ERROR || message === undefined) return response;
   const answer = unwrappedAnswer(server, kind, params, message, policy);
   if (answer === undefined) return response;

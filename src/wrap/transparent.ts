@@ -58,3 +58,23 @@ export function standIn(error: object, fields: Readonly<Record<string, unknown>>
   for (const [key, value] of Object.entries(fields)) Object.defineProperty(out, key, { value, configurable: true, writable: true });
   return out;
 }
+
+/**
+ * What to hand a framework that logs the error it answers (tmcp `console.warn`s it): a stand-in whose only own
+ * properties are its stack and message, scrubbed as a log record's are, so that printing it shows neither a secret of
+ * the message nor the thrown value's own fields (an HTTP client's error carries the request's URL and headers). It
+ * inherits the rest (`instanceof`, `code`, `data`), so the framework answers it as it answers the thrown value. A value
+ * that is not an object is handed on as it is.
+ */
+export function loggableStandIn(error: unknown, policy: ErrorPolicy): unknown {
+  if (!isObjectLike(error)) return error;
+  try {
+    const { stack, message } = error as { stack?: unknown; message?: unknown };
+    return standIn(error, {
+      stack: typeof stack === 'string' ? scrubbed(stack, policy) : undefined,
+      ...(typeof message === 'string' ? { message: scrubbed(message, policy) } : {}),
+    });
+  } catch {
+    return error;
+  }
+}

@@ -55,6 +55,8 @@ export interface ScratchServer {
   records(): LogRecord[];
   /** Waits (up to 10 s) until `count` records have been logged, then returns them and forgets them. */
   takeRecords(count: number): Promise<LogRecord[]>;
+  /** Everything the server wrote to stderr so far (servers started by `startStdioServer`). */
+  stderr?(): string;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startStdioServer(args: string[], env: Record<string, strin
   return {
     client,
     ...recordLines(() => text),
+    stderr: () => text,
     close: () => client.close(),
   };
 }

@@ -206,6 +206,39 @@ describe.skipIf(skip)('tmcp McpServer under applyErrorPolicy', () => {
     expect(textOf(mine)).toBe('chose {"name":"Q3"}');
   });
 
+  it('tmcp logs nothing of its own for a failure the policy answered: stderr holds the records alone', async () => {
+    await rpcError(withPolicy.client.callTool({ name: 'mcp_error', arguments: {} }));
+    await rpcError(withPolicy.client.readResource({ uri: 'file:///logs/today' }));
+    await rpcError(withPolicy.client.getPrompt({ name: 'broken' }));
+    await withPolicy.client.callTool({ name: 'leaky', arguments: {} });
+    expect((await withPolicy.server.takeRecords(4)).map(({ level, kind, name }) => [level, kind, name])).toEqual([
+      ['info', 'protocol', 'mcp_error'],
+      ['error', 'crash', 'file:///logs/today'],
+      ['error', 'crash', 'broken'],
+      ['error', 'crash', 'leaky'],
+    ]);
+    const other = (withPolicy.server.stderr?.() ?? 'no stderr').split('\n').filter((line) => line !== '' && !line.startsWith('RECORD '));
+    expect(other).toEqual([]);
+    // without the policy tmcp warns with the thrown value, its token and own fields included
+    await rpcError(alone.client.callTool({ name: 'leaky', arguments: {} }));
+    await expect.poll(() => alone.server.stderr?.() ?? '').toContain('sk-live-CANARY1234567890abcdef');
+  });
+
+  it('report mode: the client gets what tmcp answers alone, the token scrubbed; what tmcp logs carries no token', async () => {
+    const report = await start({ TMCP_MODE: 'report' });
+    const answered = await rpcError(report.client.callTool({ name: 'leaky', arguments: {} }));
+    const alone_ = await rpcError(alone.client.callTool({ name: 'leaky', arguments: {} }));
+    expect(alone_).toEqual({ code: -32603, message: 'MCP error -32603: upstream refused sk-live-CANARY1234567890abcdef', data: undefined });
+    expect(answered).toEqual({ code: -32603, message: 'MCP error -32603: upstream refused [REDACTED]', data: undefined });
+    expect((await report.server.takeRecords(1)).map(({ level, kind, name }) => [level, kind, name])).toEqual([['warn', 'crash', 'leaky']]);
+    // tmcp's own warning, as without the policy, of a stand-in: the scrubbed message and stack, none of the own fields
+    await expect.poll(() => report.server.stderr?.() ?? '').toContain('An unexpected error occurred while executing "tools/call"');
+    const stderr = report.server.stderr?.() ?? '';
+    expect(stderr).toContain('upstream refused [REDACTED]');
+    expect(stderr).not.toContain('sk-live-CANARY');
+    expect(stderr).not.toContain('api_key');
+  });
+
   it("a prompt's crash is the policy's JSON-RPC error with a reference (one error record)", async () => {
     const crashed = await rpcError(withPolicy.client.getPrompt({ name: 'broken' }));
     const reference = referenceIn(crashed.message);

@@ -3,6 +3,7 @@
  * docs/frameworks.md shows it. Runs from a scratch install (scripts/frameworks.sh). Environment:
  * - TMCP_POLICY=off: the same server without the policy (what tmcp alone sends);
  * - TMCP_EARLY=1: one tool, `early`, registered before the line;
+ * - TMCP_MODE=report: the policy in report mode;
  * - FAKE_HTTP: a local URL that answers 429 (axios); FAKE_GOOGLE: the origin of the suite's fake Google (gaxios).
  * The records are written to stderr as `RECORD <json>` lines.
  */
@@ -18,6 +19,7 @@ import { googleRules } from '../../../src/google/index.js';
 
 const policy = createErrorPolicy({
   rules: [...googleRules, ...coreRules],
+  ...(process.env['TMCP_MODE'] === 'report' ? { mode: 'report' as const } : {}),
   logger: (record: LogRecord) => process.stderr.write(`RECORD ${JSON.stringify(record)}\n`),
 });
 
@@ -35,6 +37,10 @@ if (process.env['TMCP_POLICY'] !== 'off') applyErrorPolicy(server, policy);
 
 server.tool({ name: 'crash', description: 'crashes' }, () => {
   throw new Error('Cannot read /srv/app/secrets/config.json');
+});
+server.tool({ name: 'leaky', description: 'a token in its message and the request in its own fields' }, () => {
+  const url = 'http://127.0.0.1:9/v1/items?api_key=sk-live-CANARY1234567890abcdef';
+  throw Object.assign(new Error(`upstream refused sk-live-CANARY1234567890abcdef`), { config: { url } });
 });
 server.tool({ name: 'tool_error', description: 'says no' }, () => {
   throw new ToolError('Sheet name must not be empty');
