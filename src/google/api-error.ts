@@ -99,7 +99,9 @@ export function apiErrorText(error: unknown, reason?: string): string {
   const { method, url, status } = googleFailedRequestOf(error) ?? {};
   const api = apiErrorOf(error);
   const oauth = api === undefined ? oauthErrorOf(error) : undefined;
-  const message = serverTextLine(api?.message) ?? oauth?.description ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
+  // an upstream 5xx body is never shown: the status's words instead of its message
+  const bodySays = status === undefined || status < 500 ? (serverTextLine(api?.message) ?? oauth?.description) : undefined;
+  const message = bodySays ?? httpStatusTextOf(googleHttpFace(error)) ?? reasonPhrase(status) ?? 'No details';
   const head = [status, api?.status ?? oauth?.error, reason].filter((part) => part !== undefined).join(' ');
   return `${message} (${head === '' ? '' : `${head} `}from ${url === undefined ? 'a Google API' : `Google API ${method} ${clientUrl(url)}`})`;
 }

@@ -252,9 +252,9 @@ export interface HttpFacts {
   readonly rejected?: boolean | undefined;
 }
 
-/** True for a server error other than 503 and 529: the text shows neither the body nor the service's code. */
+/** True for a server error (5xx): the text shows neither the body nor the service's code (an upstream 5xx body is never shown). */
 export function isOpaqueServerError(status: number | undefined): boolean {
-  return status !== undefined && status >= 500 && status !== 503 && status !== 529;
+  return status !== undefined && status >= 500;
 }
 
 /** Words of a service's message or code that name a rate limit (`API rate limit exceeded`, `ThrottlingException`). */

@@ -1211,8 +1211,8 @@ describe('docs/http.md "What the client sees" (axios, the `HTTP` service)', () =
     { row: '| 429 |', path: '/status/429', text: 'HTTP GET http://api.example.com:…/status/429 failed with 429 Too Many Requests: status 429 body: internal detail. Retry after 30 s.', failure: { code: 'rate_limited', retryable: true, retryAfterMs: 30_000 }, status: 429, level: 'warn' },
     { row: '| 502, 503, 504, 529 |', path: '/status/502', text: 'HTTP GET http://api.example.com:…/status/502 failed with 502 Bad Gateway: The service failed to answer', failure: { code: 'unavailable', retryable: true }, status: 502, level: 'warn' },
     { row: '| 502, 503, 504, 529 |', path: '/status/504', text: 'HTTP GET http://api.example.com:…/status/504 failed with 504 Gateway Timeout: The service failed to answer', failure: { code: 'unavailable', retryable: true }, status: 504, level: 'warn' },
-    // a 503's (and 529's) JSON message is shown: an overload notice (the doc said no 5xx body is)
-    { row: "a 503 or 529 shows the service's message", path: '/status/503', text: 'HTTP GET http://api.example.com:…/status/503 failed with 503 Service Unavailable: status 503 body: internal detail. Retry after 30 s.', failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 }, status: 503, level: 'warn' },
+    // an upstream 5xx body is never shown, a 503's either
+    { row: '| 502, 503, 504, 529 |', path: '/status/503', text: 'HTTP GET http://api.example.com:…/status/503 failed with 503 Service Unavailable: The service failed to answer. Retry after 30 s.', failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 }, status: 503, level: 'warn' },
     { row: '| other 5xx |', path: '/status/500', text: 'HTTP GET http://api.example.com:…/status/500 failed with 500 Internal Server Error: The service failed to answer', failure: { code: 'server_error', retryable: true }, status: 500, level: 'warn' },
     { row: '| timeout | `The HTTP request timed out.` (axios)', path: '/hang', config: { timeout: 20 }, text: 'The HTTP request timed out.', failure: { code: 'timeout', retryable: true }, status: 504, level: 'warn' },
   ];

@@ -138,13 +138,13 @@ describe('examples/google-server.ts with mcp-error-policy', () => {
   it.each([
     { what: '403', tool: 'share_sheet', path: '/v1/forbidden', rule: 'google-api-error', status: 403, message: GOOGLE_MESSAGES.permissionDenied, head: '403 PERMISSION_DENIED', retry: '', failure: { code: 'permission_denied', retryable: false } },
     { what: '429 quota, with the retry-after delay', tool: 'read_range', path: '/v1/quota', rule: 'google-quota', status: 429, message: GOOGLE_MESSAGES.quota, head: '429 RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED', retry: '. Retry after 30 s.', failure: { code: 'rate_limit_exceeded', retryable: true, retryAfterMs: 30_000 } },
-    { what: '503, retryable without a delay', tool: 'export_sheet', path: '/v1/unavailable', rule: 'google-api-error', status: 503, message: GOOGLE_MESSAGES.unavailable, head: '503 UNAVAILABLE', retry: '', failure: { code: 'unavailable', retryable: true } },
-  ])('Google $what: the message, the request without its key, the failure object, one warn line', async ({ tool, path, rule, status, message, head, retry, failure }) => {
+    { what: '503, retryable without a delay', tool: 'export_sheet', path: '/v1/unavailable', rule: 'google-api-error', status: 503, message: 'Service Unavailable', logged: GOOGLE_MESSAGES.unavailable, head: '503 UNAVAILABLE', retry: '', failure: { code: 'unavailable', retryable: true } },
+  ])('Google $what: the message, the request without its key, the failure object, one warn line', async ({ tool, path, rule, status, message, logged, head, retry, failure }) => {
     const before = withPolicy.stderr().length;
     const { answer, correlationId } = await callTool(withPolicy, tool);
     const request = `${fake.origin}${path}?key=[REDACTED]`;
     expect(answer).toEqual({ isError: true, text: `Error executing tool ${tool}: ${message} (${head} from Google API GET ${path}?key=[REDACTED])${retry}`, failure });
-    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "${tool}" failed (rule ${rule}: GET ${request} -> ${status}): Error "${message}"${correlation(correlationId)}`, []);
+    expectRecord(await recordAfter(withPolicy, before), `[mcp-error-policy] WARN tool "${tool}" failed (rule ${rule}: GET ${request} -> ${status}): Error "${logged ?? message}"${correlation(correlationId)}`, []);
   });
 
   it('network: the code only; the log keeps the URL with the key redacted', async () => {

@@ -115,10 +115,10 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     () => callerError(412, `${GOOGLE_MESSAGES.conditionNotMet} (412 from Google API PUT /v1/precondition)`, { code: 'failed_precondition', retryable: false }));
 
   it('500 INTERNAL and 503 UNAVAILABLE: retryable, without a delay when the response gives none', async () => {
-    expectOutcome(await request('/v1/internal'), apiError('google-api-error', 500, `${GOOGLE_MESSAGES.internal} (500 INTERNAL from Google API GET /v1/internal)`, { code: 'internal', retryable: true }));
+    expectOutcome(await request('/v1/internal'), apiError('google-api-error', 500, `Internal Server Error (500 INTERNAL from Google API GET /v1/internal)`, { code: 'internal', retryable: true }));
     expectOutcome(
       await request('/v1/unavailable', { method: 'DELETE' }),
-      apiError('google-api-error', 503, `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API DELETE /v1/unavailable)`, { code: 'unavailable', retryable: true }),
+      apiError('google-api-error', 503, `Service Unavailable (503 UNAVAILABLE from Google API DELETE /v1/unavailable)`, { code: 'unavailable', retryable: true }),
     );
   });
 
@@ -129,7 +129,7 @@ export function gaxiosSuite(load: () => Promise<GaxiosModule>, options: GaxiosSu
     // A date this far ahead is cut to a day by the policy.
     expect(expectedMs).toBeGreaterThan(86_400_000);
     expect(render(error).failure?.retryAfterMs).toBe(86_400_000);
-    const message = `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET /v1/unavailable-retry). Retry after 86400 s.`;
+    const message = `Service Unavailable (503 UNAVAILABLE from Google API GET /v1/unavailable-retry). Retry after 86400 s.`;
     expectOutcome(error, apiError('google-api-error', 503, message, { code: 'unavailable', retryable: true, retryAfterMs: 86_400_000 }));
   });
 

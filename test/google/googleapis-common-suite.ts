@@ -87,7 +87,7 @@ export function googleapisCommonSuite(
     expectOutcome(await call(google.fake.origin, '/v1/unavailable'), {
       rule: 'google-api-error',
       status: 503,
-      message: `${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API GET /v1/unavailable?fields=id)`,
+      message: `Service Unavailable (503 UNAVAILABLE from Google API GET /v1/unavailable?fields=id)`,
       failure: { code: 'unavailable', retryable: true },
     });
   });

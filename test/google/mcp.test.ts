@@ -144,7 +144,7 @@ describe('Google failures through a real McpServer and Client', () => {
   it('a 503: retryable, no delay given', async () => {
     expect(await call('docs_export')).toEqual({
       isError: true,
-      text: `Error executing tool docs_export: ${GOOGLE_MESSAGES.unavailable} (503 UNAVAILABLE from Google API POST /v1/unavailable)`,
+      text: `Error executing tool docs_export: Service Unavailable (503 UNAVAILABLE from Google API POST /v1/unavailable)`,
       failure: { code: 'unavailable', retryable: true },
     });
   });

@@ -40,9 +40,10 @@ describe('failureFacts', () => {
     expect(failureFacts(failure(status))).toEqual(facts);
   });
 
-  it('takes the service’s code, but not a generic server error’s (not shown in the text either)', () => {
+  it('takes the service’s code, but not a server error’s (5xx: not shown in the text either)', () => {
     expect(failureFacts(failure(404, { code: 'object_not_found' }))).toEqual({ code: 'object_not_found', retryable: false });
-    expect(failureFacts(failure(529, { code: 'overloaded_error' }))).toEqual({ code: 'overloaded_error', retryable: true });
+    expect(failureFacts(failure(529, { code: 'overloaded_error' }))).toEqual({ code: 'unavailable', retryable: true });
+    expect(failureFacts(failure(503, { code: 'service_unavailable' }))).toEqual({ code: 'unavailable', retryable: true });
     expect(failureFacts(failure(500, { code: 'api_error' }))).toEqual({ code: 'server_error', retryable: true });
   });
 
@@ -69,9 +70,11 @@ describe('failureText with a delay', () => {
   };
 
   it('ends with a sentence stop before the policy’s retry note; without a delay, as the service wrote it', () => {
-    expect(shown(failure(503, { retryAfterMs: 30_000 }))).toBe('HTTP request failed with 503 Service Unavailable. Retry after 30 s.');
-    expect(shown(failure(503, { retryAfterMs: 30_000, message: 'Down for maintenance!' }))).toBe('HTTP request failed with 503 Service Unavailable: Down for maintenance! Retry after 30 s.');
-    expect(shown(failure(503))).toBe('HTTP request failed with 503 Service Unavailable');
+    expect(shown(failure(503, { retryAfterMs: 30_000 }))).toBe('HTTP request failed with 503 Service Unavailable: The service failed to answer. Retry after 30 s.');
+    // an upstream 5xx body is never shown, a 503's either
+    expect(shown(failure(503, { retryAfterMs: 30_000, message: 'Down for maintenance!' }))).toBe('HTTP request failed with 503 Service Unavailable: The service failed to answer. Retry after 30 s.');
+    expect(shown(failure(429, { retryAfterMs: 30_000, message: 'Slow down!' }))).toBe('HTTP request failed with 429 Too Many Requests: Slow down! Retry after 30 s.');
+    expect(shown(failure(429))).toBe('HTTP request failed with 429 Too Many Requests');
     expect(shown(failure(403, { throttled: true, message: 'API rate limit exceeded', retryAfterMs: 1000 }))).toBe('HTTP request failed with 403 Forbidden: API rate limit exceeded. Retry after 1 s.');
   });
 });

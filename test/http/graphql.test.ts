@@ -78,7 +78,7 @@ describe(`@octokit/graphql through a real McpServer and Client`, () => {
           failure: { code: 'rate_limited', retryable: true, retryAfterMs: 7000 },
         },
         internal: { text: 'GitHub GraphQL API request failed: The service failed to answer', rule, status: 500, request: inBody, failure: { code: 'server_error', retryable: true } },
-        unavailable: { text: `GitHub API POST ${path} failed with 503 Service Unavailable: Service unavailable. Retry after 30 s.`, rule: 'github-http-error', status: 503, request: httpRequest(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
+        unavailable: { text: `GitHub API POST ${path} failed with 503 Service Unavailable: The service failed to answer. Retry after 30 s.`, rule: 'github-http-error', status: 503, request: httpRequest(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
         broken: { text: `GitHub API POST ${path} failed with 500 Internal Server Error: The service failed to answer`, rule: 'github-http-error', status: 500, request: httpRequest(500), failure: { code: 'server_error', retryable: true } },
       };
     },
@@ -127,7 +127,7 @@ describe('GraphQL over fetch (Apollo, Shopify) through a real McpServer and Clie
         invalid: { text: `${where} with 400 Bad Request (GRAPHQL_VALIDATION_FAILED): Cannot query field "nme" on type "Item". Did you mean "name"?`, rule, status: 400, request: http(400), failure: { code: 'GRAPHQL_VALIDATION_FAILED', retryable: false } },
         input: { text: `${where} (BAD_USER_INPUT): Quantity must be a positive integer.`, rule, status: 400, request: inBody, failure: { code: 'BAD_USER_INPUT', retryable: false } },
         limited: { text: `${where} (THROTTLED): Throttled. Retry after 2 s.`, rule, status: 429, request: inBody, failure: { code: 'THROTTLED', retryable: true, retryAfterMs: 2000 } },
-        unavailable: { text: `${where} with 503 Service Unavailable (SERVICE_UNAVAILABLE): The service is down for maintenance. Retry after 30 s.`, rule, status: 503, request: http(503), failure: { code: 'SERVICE_UNAVAILABLE', retryable: true, retryAfterMs: 30_000 } },
+        unavailable: { text: `${where} with 503 Service Unavailable: The service failed to answer. Retry after 30 s.`, rule, status: 503, request: http(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
         broken: { text: `${where}: The service failed to answer`, rule, status: 500, request: inBody, failure: { code: 'server_error', retryable: true } },
         crashed: { text: `${where} with 500 Internal Server Error: The service failed to answer`, rule, status: 500, request: http(500), failure: { code: 'server_error', retryable: true } },
       };
@@ -160,7 +160,7 @@ describe('@linear/sdk through a real McpServer and Client', () => {
         missing: { text: `${where} (INPUT_ERROR): Could not find referenced Issue.`, rule, status: 400, request: { httpRequestId: GRAPHQL_REQUEST_IDS.linear }, failure: { code: 'INPUT_ERROR', retryable: false } },
         invalid: { text: `${where} with 400 Bad Request (GRAPHQL_VALIDATION_FAILED): Cannot query field "nosuchfield" on type "Issue".`, rule, status: 400, request: http(400), failure: { code: 'GRAPHQL_VALIDATION_FAILED', retryable: false } },
         limited: { text: `${where} with 400 Bad Request (RATELIMITED): Rate limit exceeded. Retry after 7 s.`, rule, status: 400, request: http(400), failure: { code: 'RATELIMITED', retryable: true, retryAfterMs: 7000 } },
-        unavailable: { text: `${where} with 503 Service Unavailable. Retry after 30 s.`, rule, status: 503, request: http(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
+        unavailable: { text: `${where} with 503 Service Unavailable: The service failed to answer. Retry after 30 s.`, rule, status: 503, request: http(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
         html: { text: `${where} with 502 Bad Gateway: The service failed to answer`, rule, status: 502, request: { httpStatus: 502 }, failure: { code: 'unavailable', retryable: true } },
         broken: { text: `${where} with 500 Internal Server Error: The service failed to answer`, rule, status: 500, request: http(500), failure: { code: 'server_error', retryable: true } },
         refused: { text: 'Network error: connection refused (ECONNREFUSED)', rule: 'linear-network', status: 502, failure: { code: 'network', retryable: true } },

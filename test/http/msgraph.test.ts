@@ -44,7 +44,7 @@ const ROWS: Readonly<Record<string, Want>> = {
   },
   invalid: { text: `${where} with 400 Bad Request (Request_BadRequest): Invalid object identifier 'invalid'.`, rule, status: 400, request: request(400), failure: { code: 'Request_BadRequest', retryable: false } },
   limited: { text: `${where} with 429 Too Many Requests (TooManyRequests): Too many requests, please retry later. Retry after 7 s.`, rule, status: 429, request: request(429), failure: { code: 'TooManyRequests', retryable: true, retryAfterMs: 7000 } },
-  unavailable: { text: `${where} with 503 Service Unavailable (serviceNotAvailable): Service is temporarily unavailable. Retry after 30 s.`, rule, status: 503, request: request(503), failure: { code: 'serviceNotAvailable', retryable: true, retryAfterMs: 30_000 } },
+  unavailable: { text: `${where} with 503 Service Unavailable: The service failed to answer. Retry after 30 s.`, rule, status: 503, request: request(503), failure: { code: 'unavailable', retryable: true, retryAfterMs: 30_000 } },
   broken: { text: `${where} with 500 Internal Server Error: The service failed to answer`, rule, status: 500, request: request(500), failure: { code: 'server_error', retryable: true } },
   html: { text: `${where} with 502 Bad Gateway: The service failed to answer`, rule, status: 502, request: { httpStatus: 502 }, failure: { code: 'unavailable', retryable: true } },
   refused: { text: 'Network error: the Microsoft Graph API did not answer', rule: 'msgraph-network', status: 502, failure: { code: 'network', retryable: true } },

@@ -251,7 +251,7 @@ describe('recognised by shape, across realms', () => {
     expect(classifyError(error, policy)).toMatchObject({ kind: 'anticipated', rule: { name: 'openapi-http-error' }, message: 'HTTP request failed with 409 Conflict (AlreadyExists): configmaps "app" already exists' });
     expect(classifyError(foreignException(503, '{"message":"etcd leader changed"}', { 'Retry-After': '3' }), policy)).toMatchObject({
       kind: 'anticipated',
-      message: 'HTTP request failed with 503 Service Unavailable. Retry after 3 s.',
+      message: 'HTTP request failed with 503 Service Unavailable: The service failed to answer. Retry after 3 s.',
       failure: { code: 'unavailable', retryable: true, retryAfterMs: 3000 },
     });
   });

@@ -162,13 +162,14 @@ function shownMessage(variant: Variant, which: CaseName): string | undefined {
 }
 
 /**
- * The sentence the text ends with: the policy's words for 401, 403 (not a rate limit's) and 500 and 502, with the
+ * The sentence the text ends with: the policy's words for 401, 403 (not a rate limit's) and every 5xx, with the
  * service's `message` where shown.
  */
 export function sentence(which: CaseName, message: string | undefined): string | undefined {
   if (which === 'unauthorized') return `Credentials rejected: ${message ?? 'the service did not accept them'}`;
   if (which === 'forbidden') return `Access denied: ${message ?? 'the credentials do not allow this request'}`;
-  if (which === 'broken' || which === 'html') return 'The service failed to answer';
+  // a 5xx: the policy's words, never the body (an upstream 5xx body is never shown)
+  if (which === 'broken' || which === 'html' || which === 'unavailable' || which === 'maintenance') return 'The service failed to answer';
   return message;
 }
 
@@ -219,7 +220,6 @@ function slackExpected(which: CaseName, module: string): Expected {
     case 'maintenance':
       return http(undefined, failureOf(which, undefined), false);
     case 'unavailable':
-      return http('service_unavailable', failureOf(which, 'service_unavailable'));
     case 'broken':
       return http(undefined, failureOf(which, undefined));
     case 'slow':
@@ -303,7 +303,7 @@ export function expected(variant: Variant, which: CaseName, origin: string): Exp
       request = { httpStatus: status, ...requestId(prefix === 'openai' ? REQUEST_IDS.openai : REQUEST_IDS.anthropic) };
   }
   const codes: Readonly<Record<string, string>> = prefix === 'openai' ? OPENAI_CODES : prefix === 'anthropic' ? ANTHROPIC_TYPES : prefix === 'stripe' ? STRIPE_CODES : prefix === 'aws' ? LAMBDA_ERRORS : prefix === 'notion' ? NOTION_CODES : {};
-  const code = which === 'broken' || proxied ? undefined : codes[which];
+  const code = which === 'broken' || which === 'unavailable' || proxied ? undefined : codes[which];
   const head = `${where} failed with ${line}${code === undefined ? '' : ` (${code})`}`;
   // ky 1 reads no body: its `ratelimited` 403 (told by the message alone) is a plain 403, not retryable.
   const unread = variant.module === 'ky1' && which === 'ratelimited';
