@@ -3,8 +3,12 @@
 // requests (the policy wraps a definition once, not per request).
 import { seen } from '../utils/spy';
 
+/** What the toolkit's `mcp:config:resolved` hands its listeners (its type augmentation does not reach tsc here). */
+type ConfigResolved = (context: { config: { tools: { name?: string; handler: unknown }[] } }) => void;
+
 export default defineNitroPlugin((nitroApp) => {
-  nitroApp.hooks.hook('mcp:config:resolved', ({ config }) => {
+  const hook = nitroApp.hooks.hook as unknown as (name: string, listener: ConfigResolved) => void;
+  hook.call(nitroApp.hooks, 'mcp:config:resolved', ({ config }) => {
     const crash = config.tools.find((tool) => tool.name === 'crash');
     if (crash !== undefined) seen.push(crash.handler);
   });
