@@ -18,8 +18,9 @@
  * served again from the cache as the tool's answer.
  *
  * Not covered: definitions a later `mcp:config:resolved` listener adds (plugins run in file-name order), resources
- * served from a `file` without a handler (the toolkit reads the file itself), calls the SDK answers before any handler
- * runs (an unknown tool, invalid arguments), and the tools of the toolkit's experimental code mode.
+ * served from a `file` without a handler (the toolkit reads the file itself; a process warning names each once), calls
+ * the SDK answers before any handler runs (an unknown tool, invalid arguments), and calls a tool's cache answers (no
+ * handler runs: no access-log outcome). The toolkit's experimental code mode was not measured.
  */
 import { isObjectLike, isRecord, readProp, readString } from '../kit/read.js';
 import type { HandlerKind } from '../log.js';
@@ -28,6 +29,7 @@ import type { Binding } from '../wrap/guard.js';
 import { ownHandler } from '../wrap/own.js';
 import type { ServerAdapter } from './adapter.js';
 import { withH3Rules } from './h3-errors.js';
+import { emitPolicyWarning } from './unguarded.js';
 
 /**
  * What `applyErrorPolicy` needs to see of a `NitroApp` (the value a Nitro plugin is given, in a Nuxt server with
@@ -100,6 +102,23 @@ function withoutFailures(cache: unknown): unknown {
   return { ...options, validate };
 }
 
+/** The definitions without a handler already named in a warning. */
+const warned = new WeakSet<object>();
+
+/**
+ * Warns once per definition that it has no handler to put under the policy: a resource served from a `file`, which
+ * the toolkit reads itself (its failure's text, with the file's path, reaches the client as the toolkit sends it).
+ */
+function warnUncovered(definition: object, kind: HandlerKind): void {
+  if (warned.has(definition)) return;
+  warned.add(definition);
+  const label = kind === 'resource' ? readString(definition, 'uri') ?? readString(definition, 'file') : nameOf(definition);
+  emitPolicyWarning(
+    `applyErrorPolicy: the ${kind} ${JSON.stringify(label ?? '(unnamed)')} of @nuxtjs/mcp-toolkit has no handler (a resource served from a \`file\`?): ` +
+      'its failures are not under the policy. Give it a handler that reads the file',
+  );
+}
+
 /** Covers definitions under `policy`: each one once, the same copy for every request after. */
 function coverer(policy: ErrorPolicy): (definition: unknown, kind: HandlerKind) => unknown {
   const copies = new WeakMap<object, object>();
@@ -109,8 +128,10 @@ function coverer(policy: ErrorPolicy): (definition: unknown, kind: HandlerKind) 
     const known = copies.get(definition);
     if (known !== undefined) return known;
     const handler = readProp(definition, 'handler');
-    // a resource served from a `file` has no handler: the toolkit reads the file itself
-    if (typeof handler !== 'function') return definition;
+    if (typeof handler !== 'function') {
+      warnUncovered(definition, kind);
+      return definition;
+    }
     const binding: Binding = { policy, name: kind === 'resource' ? undefined : nameOf(definition), claims: false, governs: false };
     const copy: Record<string, unknown> = { ...definition, handler: ownHandler(handler as Fn, kind, binding) };
     if (kind === 'tool' && copy['cache'] !== undefined) copy['cache'] = withoutFailures(copy['cache']);

@@ -34,6 +34,8 @@ interface Running extends RecordLines {
   readonly client: Client;
   /** The access-log outcomes written so far (`OUTCOME <json>` lines). */
   outcomes(): { kind: string; name: string; status: number }[];
+  /** Everything written to stderr so far. */
+  stderr(): string;
 }
 
 /** Starts the built server on 127.0.0.1 (a port the system picks, read from its `Listening on` line) and connects a client. */
@@ -63,7 +65,7 @@ async function startServer(env: Record<string, string>): Promise<Running> {
       .split('\n')
       .filter((line) => line.startsWith('OUTCOME '))
       .map((line) => JSON.parse(line.slice('OUTCOME '.length)) as { kind: string; name: string; status: number });
-  return { child, client, outcomes, ...recordLines(() => errors) };
+  return { child, client, outcomes, stderr: () => errors, ...recordLines(() => errors) };
 }
 
 /** An anticipated failure's record at info (one line, no stack). */
@@ -248,6 +250,20 @@ describe.skipIf(skip)('Nuxt (@nuxtjs/mcp-toolkit) with applyErrorPolicy(nitroApp
       data: failureData(failureObject('internal', false, { correlationId: reference })),
     });
     expect(await guarded.takeRecords(1)).toMatchObject([{ level: 'error', kind: 'crash', handler: 'prompt', name: 'summary', reference, errorName: 'TypeError' }]);
+  });
+
+  it("names a resource served from a file (no handler to wrap) in one process warning; its failure stays the toolkit's", async () => {
+    const uri = pathToFileURL(join(dir, 'notes', 'missing.md')).href;
+    const error = await rpcError(guarded.client.readResource({ uri }));
+    expect(error.message).toMatch(/^MCP error -32603: Failed to read file \//);
+    expect(error.message).toBe((await rpcError(bare.client.readResource({ uri }))).message);
+    const warnings = guarded.stderr().split('\n').filter((line) => line.includes('McpErrorPolicyWarning'));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^\(node:\d+\) McpErrorPolicyWarning: applyErrorPolicy: the resource "notes\/missing\.md" of @nuxtjs\/mcp-toolkit has no handler \(a resource served from a `file`\?\): its failures are not under the policy\. Give it a handler that reads the file$/,
+      ),
+    ]);
+    expect(bare.stderr()).not.toContain('McpErrorPolicyWarning');
   });
 
   it('reports each call that runs a handler to the access log once', async () => {
