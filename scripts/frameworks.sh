@@ -18,6 +18,9 @@
 #     stdio server driven by test/frameworks/xmcp.test.ts; Node 20
 #   agents (McpAgent, Durable Objects): test/frameworks/servers/mcp-agent/ type-checked, run under `wrangler dev` on
 #     workerd (wrangler needs Node 22: `npx -y node@22`) by test/frameworks/mcp-agent.test.ts
+#   Nuxt 4.6.4 with @nuxtjs/mcp-toolkit 0.21.0 (+ axios, gaxios for its tools): test/frameworks/servers/nuxt/ built by
+#     `nuxt build` (Node 22), then type-checked against the types the build generated (.nuxt/); its built server
+#     (.output/server/index.mjs) runs on 127.0.0.1, driven by test/frameworks/nuxt.test.ts over Streamable HTTP
 #
 # The frameworks that install beside the project (fastmcp, mcp-handler, @hono/mcp, agents) are devDependencies and run
 # in `npm test`.
@@ -102,3 +105,11 @@ scratch mcp-agent node -- --engine-strict=false "$tarball" "agents@$(version age
   "@modelcontextprotocol/server@$sdk2" "zod@$zod" "wrangler@$WRANGLER"
 project mcp-agent
 FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/mcp-agent.test.ts
+
+printf '\n=== Nuxt 4.6 (@nuxtjs/mcp-toolkit 0.21, nuxt build, the packed package), Node 22 ===\n'
+scratch nuxt "${node22[@]}" -- "$tarball" nuxt@4.6.4 @nuxtjs/mcp-toolkit@0.21.0 "@modelcontextprotocol/sdk@$sdk" "zod@$zod" \
+  "axios@$(version axios)" "gaxios@$(version gaxios)"
+cp -R "$root/test/frameworks/servers/nuxt/." .tmp/frameworks/nuxt/
+(cd .tmp/frameworks/nuxt && rm -rf .output && CI=true NO_COLOR=1 "${node22[@]}" node_modules/nuxt/bin/nuxt.mjs build >build.log 2>&1) || { cat .tmp/frameworks/nuxt/build.log; exit 1; }
+(cd .tmp/frameworks/nuxt && "$root/node_modules/.bin/tsc" -p tsconfig.json)
+FRAMEWORKS_SCRATCH=1 "${node22[@]}" node_modules/vitest/vitest.mjs run test/frameworks/nuxt.test.ts

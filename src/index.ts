@@ -29,6 +29,7 @@ export type { LowLevelServerLike, McpServerLike, McpServer_requires_sdk_1_13_or_
 export type { FastMcpLike } from './adapters/fastmcp.js';
 export type { TmcpServerLike } from './adapters/tmcp.js';
 export type { McpUseServerLike } from './adapters/mcp-use.js';
+export type { NitroAppLike } from './adapters/nitro.js';
 export { ToolError, ResourceError, ResourceNotFoundError } from './errors.js';
 export type { DeliberateErrorOptions } from './errors.js';
 export { coreRules } from './rules/index.js';

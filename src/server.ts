@@ -11,6 +11,7 @@ import { mcpServerAdapter } from './adapters/mcp-server.js';
 import { fastMcpAdapter, type FastMcpLike } from './adapters/fastmcp.js';
 import { tmcpAdapter, type TmcpServerLike } from './adapters/tmcp.js';
 import { mcpUseAdapter, type McpUseServerLike } from './adapters/mcp-use.js';
+import { nitroAdapter, type NitroAppLike } from './adapters/nitro.js';
 
 /**
  * What `applyErrorPolicy` needs to see of an `McpServer`: the public surface that `McpServer` of
@@ -47,7 +48,7 @@ export interface McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withCl
 }
 
 /** The server shapes, in the order they are tried: the first whose `accepts` takes a server applies the policy. */
-const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter, tmcpAdapter, mcpUseAdapter];
+const ADAPTERS: readonly ServerAdapter[] = [mcpServerAdapter, lowLevelAdapter, fastMcpAdapter, tmcpAdapter, mcpUseAdapter, nitroAdapter];
 
 /** Marks a server: its value is the policy applied to it. Registered, so that two copies of this package agree. */
 const APPLIED = Symbol.for('mcp-error-policy.applied');
@@ -214,6 +215,24 @@ export function applyErrorPolicy<S extends TmcpServerLike>(server: S, policy?: E
  */
 export function applyErrorPolicy<S extends McpUseServerLike>(server: S, policy?: ErrorPolicy): S;
 /**
+ * Puts every tool, resource and prompt that `@nuxtjs/mcp-toolkit` (0.x) serves from a Nuxt app under one error policy:
+ * the line is a Nitro plugin (server/plugins/), given the `NitroApp`. Each definition's handler is wrapped once, when a
+ * request first carries it; a tool fails as an isError result, a resource or prompt as a JSON-RPC error, each logged
+ * once; h3's `createError` with a 4xx status is shown as written; a cached tool never caches a failure. Details:
+ * docs/frameworks.md.
+ *
+ * @param server - the `NitroApp` a Nitro plugin is given
+ * @param policy - the policy, made by `createErrorPolicy`. Default: `defaultPolicy`.
+ * @returns the same `NitroApp`
+ *
+ * @example
+ * ```ts
+ * // server/plugins/mcp-error-policy.ts
+ * export default defineNitroPlugin((nitroApp) => applyErrorPolicy(nitroApp, policy));
+ * ```
+ */
+export function applyErrorPolicy<S extends NitroAppLike>(server: S, policy?: ErrorPolicy): S;
+/**
  * An `McpServer` of `@modelcontextprotocol/sdk` older than 1.13.0 does not type-check here (and is refused at run
  * time): update the SDK, or wrap each callback with `withClientVisibleErrors` and its kin.
  */
@@ -221,7 +240,7 @@ export function applyErrorPolicy(
   server: { readonly server: object; tool(...args: never[]): unknown } & McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors,
   policy?: ErrorPolicy,
 ): never;
-export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike | TmcpServerLike | McpUseServerLike>(server: S, policy?: ErrorPolicy): S {
+export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | FastMcpLike | TmcpServerLike | McpUseServerLike | NitroAppLike>(server: S, policy?: ErrorPolicy): S {
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
