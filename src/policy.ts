@@ -335,6 +335,15 @@ export function rulesApplied(policy: ErrorPolicy): readonly ErrorRule[] {
   return (policy as { readonly [RULES_APPLIED]?: readonly ErrorRule[] })[RULES_APPLIED] ?? policy.rules;
 }
 
+/**
+ * `policy` with `rules` in front of the rules it applies, for the deliberate errors of a framework an adapter serves
+ * (h3's, ./adapters/h3-errors.ts): a frozen policy that reads every other field (logger, access log, telemetry...) from
+ * `policy`.
+ */
+export function withRulesInFront(policy: ErrorPolicy, rules: readonly ErrorRule[]): ErrorPolicy {
+  return Object.freeze(Object.create(policy, { [RULES_APPLIED]: { value: Object.freeze([...rules, ...rulesApplied(policy)]) } }) as ErrorPolicy);
+}
+
 /** Where `policy`'s records go. */
 export function sinkOf(policy: ErrorPolicy): LogSink {
   return (policy as { readonly [SINK]?: LogSink })[SINK] ?? stderrSink;

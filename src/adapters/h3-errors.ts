@@ -10,7 +10,7 @@
  */
 import { httpFailureFacts, isHttpStatus } from '../kit/http.js';
 import { hasKey, isObjectLike, messageOf, readProp, readString } from '../kit/read.js';
-import { rulesApplied, type ErrorPolicy } from '../policy.js';
+import { withRulesInFront, type ErrorPolicy } from '../policy.js';
 import type { ErrorRule, FailureFacts } from '../rules/rule.js';
 import { RESOURCE_NOT_FOUND_CODE } from '../status.js';
 
@@ -78,15 +78,10 @@ const h3ClientErrorRule: ErrorRule = Object.freeze({
   failure: h3Facts,
 });
 
-/** The key under which a policy keeps the rules it applies (src/policy.ts), registered so that every copy agrees. */
-const RULES_APPLIED = Symbol.for('mcp-error-policy.rules-applied');
-
 /**
- * `policy` with the h3 rules in front of the rules it applies: a frozen policy that reads every other field (logger,
- * access log, telemetry...) from `policy`. `policy` itself when it masks deliberate errors.
+ * `policy` with the h3 rules in front of the rules it applies (every other field read from `policy`); `policy` itself
+ * when it masks deliberate errors.
  */
 export function withH3Rules(policy: ErrorPolicy): ErrorPolicy {
-  if (policy.maskDeliberateErrors) return policy;
-  const rules = Object.freeze([h3NotFoundRule, h3ClientErrorRule, ...rulesApplied(policy)]);
-  return Object.freeze(Object.create(policy, { [RULES_APPLIED]: { value: rules } }) as ErrorPolicy);
+  return policy.maskDeliberateErrors ? policy : withRulesInFront(policy, [h3NotFoundRule, h3ClientErrorRule]);
 }
