@@ -141,7 +141,7 @@ export class McpErrorPolicyFilter {
   readonly #policy: ErrorPolicy;
 
   /**
-   * @param policy - the policy to answer with (default {@link defaultPolicy}); Nest's `useClass` constructs the
+   * @param policy - the policy to answer with (default: the core entry's `defaultPolicy`); Nest's `useClass` constructs the
    *   filter without arguments
    */
   constructor(policy?: ErrorPolicy) {
