@@ -13,10 +13,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceIn, rpcError, textOf } from '../support/calls.js';
 import { startFakeGoogle, GOOGLE_MESSAGES, type FakeGoogle } from '../support/fake-google.js';
 import { failureData, failureObject, toolFailure } from '../support/failure.js';
+import { FAILURE_KEY } from '../support/calls.js';
 import { startHttp } from '../support/loopback.js';
 import { recordLines, scratchOf, type RecordLines } from './scratch.js';
 import { CANARY, expectCrash, expectShown, TOOL_ERROR } from './support.js';
@@ -57,14 +60,19 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     };
   }
 
-  async function startStdio(registration: Registration): Promise<Running> {
-    const transport = new StdioClientTransport({
+  /** The stdio server's process parameters. */
+  function stdioServer(registration: Registration, env: Record<string, string> = {}) {
+    return {
       command: process.execPath,
       args: ['--import', 'tsx', '--import', './test/frameworks/redirect.mjs', 'test/frameworks/servers/nest.ts'],
       cwd: process.cwd(),
-      env: serverEnv(registration),
-      stderr: 'pipe',
-    });
+      env: { ...serverEnv(registration), ...env },
+      stderr: 'pipe' as const,
+    };
+  }
+
+  async function startStdio(registration: Registration, env: Record<string, string> = {}): Promise<Running> {
+    const transport = new StdioClientTransport(stdioServer(registration, env));
     let text = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
@@ -260,6 +268,62 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     expect(answer).toEqual(toolFailure(`Error executing tool crash (reference ${reference})`, failureObject('internal', false, { correlationId: reference })));
     await expect.poll(() => server.stderr()).toContain(`[mcp-error-policy] ERROR tool "crash" crashed (reference ${reference}): Error ${JSON.stringify(CANARY)}\n    at SheetsTools.crash `);
     expect(nestErrors(server.stderr())).toEqual([]);
+  });
+
+  it('a client speaking protocol revision 2026-07-28 (SDK v2): the same answers, beside the server info the SDK adds', async () => {
+    const transport = new StdioClientTransportV2(stdioServer('global'));
+    let text = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    running.push(client);
+    const { takeRecords } = recordLines(() => text);
+    const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'sheets', version: '1.0.0' } };
+    const crashed = await client.callTool({ name: 'crash', arguments: {} });
+    const reference = referenceIn(textOf(crashed));
+    expect(crashed).toEqual({
+      _meta: { ...serverInfo, [FAILURE_KEY]: failureObject('internal', false, { correlationId: reference }) },
+      content: [{ type: 'text', text: `Error executing tool crash (reference ${reference})` }],
+      isError: true,
+    });
+    expect(await client.callTool({ name: 'rpc_error', arguments: {} })).toEqual({
+      _meta: { ...serverInfo, [FAILURE_KEY]: failureObject('tool_error', false) },
+      content: [{ type: 'text', text: 'Error executing tool rpc_error: Sheet Q3 is locked' }],
+      isError: true,
+    });
+    const unread = await rpcError(client.readResource({ uri: 'file:///logs/today' }));
+    expect(unread).toEqual({
+      code: -32603,
+      message: `Error reading resource file:///logs/today (reference ${referenceIn(unread.message)})`,
+      data: failureData(failureObject('internal', false, { correlationId: referenceIn(unread.message) })),
+    });
+    expect((await takeRecords(3)).map(({ level, kind, name }) => ({ level, kind, name }))).toEqual([
+      { level: 'error', kind: 'crash', name: 'crash' },
+      { level: 'info', kind: 'anticipated', name: 'rpc_error' },
+      { level: 'error', kind: 'crash', name: 'file:///logs/today' },
+    ]);
+  });
+
+  it('report mode: the client gets what Nest sends without the filter; the record is written (Nest logs as it does without it)', async () => {
+    const server = await startStdio('global', { POLICY_MODE: 'report' });
+    const calls = (client: Client) =>
+      Promise.all([
+        client.callTool({ name: 'crash', arguments: {} }),
+        client.callTool({ name: 'rpc_error', arguments: {} }),
+        rpcError(client.readResource({ uri: 'file:///logs/today' })),
+      ]);
+    const [mine, theirs] = await Promise.all([calls(server.client), calls(alone.client)]);
+    expect(mine).toEqual(theirs);
+    expect(mine[0]).toEqual({ content: [{ type: 'text', text: 'Internal server error' }], isError: true });
+    // report mode records what the policy would mask at warn
+    const records = await server.takeRecords(3);
+    expect(records.map(({ level, kind, name }) => ({ level, kind, name }))).toEqual([
+      { level: 'warn', kind: 'crash', name: 'crash' },
+      { level: 'info', kind: 'anticipated', name: 'rpc_error' },
+      { level: 'warn', kind: 'crash', name: 'file:///logs/today' },
+    ]);
   });
 
   describe('a hybrid app (HTTP routes, and the MCP microservice connected with inheritAppConfig)', () => {

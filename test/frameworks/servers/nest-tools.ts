@@ -2,7 +2,7 @@
  * The tools, resources and prompts the NestJS servers (nest.ts: a pure microservice over stdio; nest-hybrid.ts: an HTTP
  * app with the MCP microservice connected) serve with `@rekog/mcp-nest`, and the policy they register the filter with.
  * Environment: FAKE_HTTP, a local URL that answers 429 (axios); FAKE_GOOGLE, the origin of the suite's fake Google
- * (gaxios). Each record is written to stderr as a `RECORD <json>` line.
+ * (gaxios); POLICY_MODE=report, the policy in report mode. Each record is written to stderr as a `RECORD <json>` line.
  */
 import 'reflect-metadata';
 import { Ctx, Payload, RpcException } from '@nestjs/microservices';
@@ -15,6 +15,7 @@ import { googleRules } from '../../../src/google/index.js';
 
 export const policy = createErrorPolicy({
   rules: [...googleRules, ...coreRules],
+  mode: process.env['POLICY_MODE'] === 'report' ? 'report' : 'enforce',
   logger: (record: LogRecord) => process.stderr.write(`RECORD ${JSON.stringify(record)}\n`),
 });
 
