@@ -23,7 +23,8 @@
  * A failure that is not an MCP handler's is left to Nest, as if the filter were not there: an HTTP route's (a hybrid
  * app whose filter is global to both) gets back an `Error`, which Nest (`@nestjs/core` 11.2.10+, 12.5+) answers with
  * its built-in filter; any other context (another microservice's message, a WebSocket gateway) gets `undefined`,
- * which Nest's RPC handler answers with its built-in filter.
+ * which Nest's RPC and GraphQL handlers answer with their built-in filters. Nest's WebSocket handler takes any filter
+ * that matched as the answer: an app with gateways registers the filter on the MCP microservice alone.
  */
 import {
   defaultPolicy,
@@ -102,14 +103,15 @@ function rpcExceptionText(exception: unknown): string | undefined {
   }
 }
 
-/** An `RpcException` as the package's deliberate error of `kind`, named as thrown; any other value as it is. */
+/** An `RpcException` as the package's deliberate error of `kind`, named by its class; any other value as it is. */
 function judged(exception: unknown, kind: HandlerKind): unknown {
   const text = rpcExceptionText(exception);
   if (text === undefined) return exception;
   // no `cause`: the exception's own text is the one shown, and the gate withholds a text its cause carries
   const deliberate = kind === 'resource' ? new ResourceError(text) : new ToolError(text);
-  // the record names what the handler threw; the brand, not the name, makes it deliberate
-  deliberate.name = 'RpcException';
+  // the record names the class the handler threw (RpcException, or one extending it); the brand makes it deliberate
+  const className = readProp(readProp(Object.getPrototypeOf(exception), 'constructor'), 'name');
+  deliberate.name = typeof className === 'string' && className !== '' ? className : 'RpcException';
   return deliberate;
 }
 

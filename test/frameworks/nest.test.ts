@@ -27,7 +27,7 @@ import { CANARY, expectCrash, expectShown, TOOL_ERROR } from './support.js';
 const { dir, skip } = scratchOf('nest', '@rekog/mcp-nest');
 
 /** How a server registers the filter (servers/nest.ts, servers/nest-hybrid.ts). */
-type Registration = 'global' | 'app-filter' | 'use-class' | 'off';
+type Registration = 'global' | 'app-filter' | 'use-class' | 'microservice' | 'off';
 
 /** A running server, its client, the records it wrote and all it wrote to stderr. */
 interface Running extends RecordLines {
@@ -250,6 +250,13 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     expect(nestErrors(withFilter.stderr())).toEqual([]);
   });
 
+  it("tools registered at run time run outside Nest's pipeline: unseen by the filter (mcp-nest sends the text), covered when wrapped", async () => {
+    expect(await withFilter.client.callTool({ name: 'dynamic_crash', arguments: {} })).toEqual({ content: [{ type: 'text', text: CANARY }], isError: true });
+    await expect.poll(() => nestErrors(withFilter.stderr()).filter((line) => line.includes(CANARY)).length).toBe(1);
+    expect(await withFilter.takeRecords(0)).toEqual([]);
+    expectCrash(await withFilter.client.callTool({ name: 'dynamic_wrapped', arguments: {} }), await withFilter.takeRecords(1), 'dynamic_wrapped');
+  });
+
   it('registered as APP_FILTER (useValue): the same answers and records', async () => {
     const server = await startStdio('app-filter');
     expectCrash(await server.client.callTool({ name: 'crash', arguments: {} }), await server.takeRecords(1), 'crash');
@@ -413,6 +420,15 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
       expectCrash(await server.client.callTool({ name: 'crash', arguments: {} }), await server.takeRecords(1), 'crash');
       expect(await route(server.origin, '/sheets/broken')).toEqual(await route(bare.origin, '/sheets/broken'));
       expect(await server.takeRecords(0)).toEqual([]);
+    });
+
+    it('registered on the microservice alone (no inheritAppConfig, deferInitialization): MCP failures answered by the policy, HTTP routes never see it', async () => {
+      const server = await startHybrid('microservice');
+      expectCrash(await server.client.callTool({ name: 'crash', arguments: {} }), await server.takeRecords(1), 'crash');
+      expect(await route(server.origin, '/sheets/broken')).toEqual(await route(bare.origin, '/sheets/broken'));
+      expect(await route(server.origin, '/sheets/missing')).toEqual(await route(bare.origin, '/sheets/missing'));
+      expect(await server.takeRecords(0)).toEqual([]);
+      expect(nestErrors(server.stderr()).filter((line) => !line.includes('[ExceptionsHandler]'))).toEqual([]);
     });
   });
 });

@@ -2,7 +2,9 @@
  * A hybrid NestJS app: an HTTP app (Express) with plain routes, and the `@rekog/mcp-nest` microservice connected to it
  * with `inheritAppConfig: true`, serving MCP over Streamable HTTP on the app's own server (127.0.0.1, an ephemeral
  * port, printed as `LISTENING <origin>` on stdout). The filter is registered on the app as docs/frameworks.md shows
- * it; NEST_FILTER: `global` (the default: `app.useGlobalFilters`), `app-filter` (`APP_FILTER` in the module), or `off`.
+ * it; NEST_FILTER: `global` (the default: `app.useGlobalFilters`), `app-filter` (`APP_FILTER` in the module),
+ * `microservice` (on the microservice alone, connected without `inheritAppConfig`: the HTTP routes never see it), or
+ * `off`.
  * The routes `GET /sheets/broken` (a TypeError) and `GET /sheets/missing` (Nest's NotFoundException) fail as Nest
  * answers them. Runs from a scratch install (scripts/frameworks.sh); Nest logs errors and warnings to stderr.
  */
@@ -45,7 +47,12 @@ const mcp = new McpStrategy({ name: 'sheets', version: '1.0.0', transports: [new
 mcp.setHttpAdapter(app.getHttpAdapter());
 // before connectMicroservice: the microservice binds its handlers, with the filters the app has by then, when connected
 if (registration === 'global') app.useGlobalFilters(new McpErrorPolicyFilter(policy));
-app.connectMicroservice({ strategy: mcp }, { inheritAppConfig: true });
+if (registration === 'microservice') {
+  // its own filters, taken when it starts (deferInitialization: a connected microservice binds its handlers at once)
+  app.connectMicroservice({ strategy: mcp }, { deferInitialization: true }).useGlobalFilters(new McpErrorPolicyFilter(policy));
+} else {
+  app.connectMicroservice({ strategy: mcp }, { inheritAppConfig: true });
+}
 await app.startAllMicroservices();
 await app.listen(0, '127.0.0.1');
 process.stdout.write(`LISTENING ${(await app.getUrl()).replace('[::1]', '127.0.0.1')}\n`);
