@@ -143,8 +143,8 @@ export class McpErrorPolicyFilter {
   readonly #policy: ErrorPolicy;
 
   /**
-   * @param policy - the policy to answer with (default: the core entry's `defaultPolicy`); Nest's `useClass` constructs the
-   *   filter without arguments
+   * @param policy - the policy to answer with (default: the core entry's `defaultPolicy`); Nest's `useClass`
+   *   constructs the filter without arguments
    */
   constructor(policy?: ErrorPolicy) {
     this.#policy = policy ?? defaultPolicy;

@@ -156,6 +156,13 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     expect(JSON.stringify([answer, records])).not.toContain('ghp_');
   });
 
+  it("a ProtocolError thrown by a tool: an isError result with its words (through the gate), one info record; Nest alone masks it", async () => {
+    expect(await withFilter.client.callTool({ name: 'protocol_error', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Unknown sheet Q3' }], isError: true });
+    expect(await alone.client.callTool({ name: 'protocol_error', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Internal server error' }], isError: true });
+    const records = await withFilter.takeRecords(1);
+    expect(records.map(({ level, kind, status, errorName }) => ({ level, kind, status, errorName }))).toEqual([{ level: 'info', kind: 'protocol', status: 400, errorName: 'ProtocolError' }]);
+  });
+
   it('an HTTP 429 from axios keeps its status and retry delay, never the body (one warn record)', async () => {
     const answer = await withFilter.client.callTool({ name: 'rate_limited', arguments: {} });
     const text = 'Error executing tool rate_limited: HTTP request failed with status 429. Retry after 30 s.';
@@ -208,7 +215,7 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     ]);
   });
 
-  it('a resource template: ResourceNotFoundError, an RpcException (its text), a crash (masked); one record each', async () => {
+  it('a resource template: ResourceNotFoundError, an RpcException (its text), a crash (masked), a ProtocolError (its code); one record each', async () => {
     expect(await rpcError(withFilter.client.readResource({ uri: 'file:///days/missing' }))).toEqual({
       code: -32602,
       message: 'MCP error -32602: No log for missing',
@@ -221,11 +228,14 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     });
     const crashed = await rpcError(withFilter.client.readResource({ uri: 'file:///days/monday' }));
     expect(crashed.message).toBe(`MCP error -32603: Error reading resource file:///days/monday (reference ${referenceIn(crashed.message)})`);
-    const records = await withFilter.takeRecords(3);
+    const refused = await rpcError(withFilter.client.readResource({ uri: 'file:///days/refused' }));
+    expect({ code: refused.code, message: refused.message }).toEqual({ code: -32602, message: 'MCP error -32602: Invalid day refused' });
+    const records = await withFilter.takeRecords(4);
     expect(records.map(({ level, kind, name, errorName }) => ({ level, kind, name, errorName }))).toEqual([
       { level: 'info', kind: 'anticipated', name: 'file:///days/missing', errorName: 'ResourceNotFoundError' },
       { level: 'info', kind: 'anticipated', name: 'file:///days/locked', errorName: 'RpcException' },
       { level: 'error', kind: 'crash', name: 'file:///days/monday', errorName: 'Error' },
+      { level: 'info', kind: 'protocol', name: 'file:///days/refused', errorName: 'ProtocolError' },
     ]);
   });
 

@@ -5,6 +5,7 @@
  * (gaxios); POLICY_MODE=report, the policy in report mode. Each record is written to stderr as a `RECORD <json>` line.
  */
 import 'reflect-metadata';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { Ctx, Payload, RpcException } from '@nestjs/microservices';
 import { McpController, Prompt, Resource, ResourceTemplate, Tool, type McpContext } from '@rekog/mcp-nest';
 import axios from 'axios';
@@ -53,6 +54,11 @@ export class SheetsTools {
     throw new RpcException("Cannot read properties of undefined (reading 'id') with token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB");
   }
 
+  @Tool({ name: 'protocol_error', description: "a ProtocolError of the SDK mcp-nest serves with" })
+  protocolError() {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown sheet Q3');
+  }
+
   @Tool({ name: 'rate_limited', description: 'axios, 429' })
   async rateLimited() {
     return { content: [{ type: 'text', text: String((await axios.get(process.env['FAKE_HTTP'] ?? '')).data) }] };
@@ -93,6 +99,7 @@ export class SheetsTools {
   log(@Payload() { day }: { day: string }) {
     if (day === 'missing') throw new ResourceNotFoundError(`No log for ${day}`);
     if (day === 'locked') throw new RpcException(`The log for ${day} is locked`);
+    if (day === 'refused') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid day ${day}`);
     throw new Error('Cannot read /srv/app/secrets/config.json');
   }
 
