@@ -50,4 +50,6 @@ export default defineConfig([
   { ...common, entry: { 'http/index': 'src/http/index.ts' }, hooks: declarationsOnce('http/index') },
   { ...common, entry: { 'opentelemetry/index': 'src/opentelemetry/index.ts' }, hooks: declarationsOnce('opentelemetry/index') },
   { ...common, entry: { 'client/index': 'src/client/index.ts' }, hooks: declarationsOnce('client/index') },
+  // the NestJS filter uses the core through the package's own name (self-reference): no second copy of the core
+  { ...common, entry: { 'nestjs/index': 'src/nestjs/index.ts' }, external: ['mcp-error-policy'], hooks: declarationsOnce('nestjs/index') },
 ]);

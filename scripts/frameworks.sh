@@ -10,6 +10,11 @@
 #   tmcp 1.20.0 (+ @tmcp/transport-stdio, @tmcp/adapter-zod, zod 4; axios and gaxios for its tests): Node 20
 #   mcp-use 2.5.2 (+ axios, gaxios for its tools): Node >= 22.22 (run under `npx -y node@22`); its server listens on
 #     127.0.0.1 (Streamable HTTP) and test/frameworks/mcp-use.test.ts drives it with the real v1 and v2 clients
+#   @rekog/mcp-nest 2.0.5 (+ NestJS 12: @nestjs/common, core, microservices, platform-express; reflect-metadata, rxjs,
+#     @modelcontextprotocol/server, core and node; zod, axios, gaxios): Node 20 (>= 20.19: Nest 12 is ESM, which
+#     mcp-nest's CommonJS requires). Decorators: the servers (test/frameworks/servers/nest*.ts) are type-checked with
+#     experimentalDecorators and run by tsx with tsconfig.run.json (TSX_TSCONFIG_PATH, set by the test), which also
+#     maps `mcp-error-policy` (imported by src/nestjs/ by the package's name) to src/index.ts
 #
 # Two more run the packed package (mcp-error-policy as a user installs it) from a project copied into their scratch
 # directory, which they build or bundle themselves:
@@ -79,6 +84,31 @@ version() { node -p "require('$root/node_modules/$1/package.json').version"; }
 printf '\n=== mcp-use 2.5 (MCPServer, HTTP on 127.0.0.1), Node 22 ===\n'
 install mcp-use "${node22[@]}" -- mcp-use@2.5.2 "zod@$(version zod)" "axios@$(version axios)" "gaxios@$(version gaxios)"
 FRAMEWORKS_SCRATCH=1 "${node22[@]}" node_modules/vitest/vitest.mjs run test/frameworks/mcp-use.test.ts
+
+printf '\n=== NestJS (@rekog/mcp-nest 2.0, an exception filter; stdio and a hybrid app over HTTP), Node 20 ===\n'
+scratch nest node -- @rekog/mcp-nest@2.0.5 @nestjs/common@12.6.3 @nestjs/core@12.6.3 @nestjs/microservices@12.1.1 \
+  @nestjs/platform-express@12.6.3 reflect-metadata@0.2.2 rxjs@7.8.2 "@modelcontextprotocol/server@$(version @modelcontextprotocol/server)" \
+  "@modelcontextprotocol/core@$(version @modelcontextprotocol/core)" @modelcontextprotocol/node@2.1.2 "zod@$(version zod)" \
+  "axios@$(version axios)" "gaxios@$(version gaxios)"
+nest="$root/.tmp/frameworks/nest"
+# the servers, type-checked against Nest's and mcp-nest's own types, with decorators as a Nest project has them
+cat > "$nest/tsconfig.json" <<JSON
+{
+  "extends": "../../../tsconfig.json",
+  "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler", "exactOptionalPropertyTypes": false, "experimentalDecorators": true, "emitDecoratorMetadata": true, "baseUrl": ".", "paths": { "mcp-error-policy": ["../../../src/index.ts"], "*": ["./node_modules/*"] } },
+  "include": ["../../../test/frameworks/servers/nest*.ts"],
+  "exclude": []
+}
+JSON
+npx tsc --noEmit -p "$nest/tsconfig.json"
+# what tsx runs them with (paths relative to this file)
+cat > "$nest/tsconfig.run.json" <<JSON
+{
+  "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "experimentalDecorators": true, "emitDecoratorMetadata": true, "strict": true, "skipLibCheck": true, "paths": { "mcp-error-policy": ["../../../src/index.ts"] } },
+  "include": ["../../../test/frameworks/servers/nest*.ts", "../../../src/**/*.ts"]
+}
+JSON
+FRAMEWORKS_SCRATCH=1 node node_modules/vitest/vitest.mjs run test/frameworks/nest.test.ts
 
 # the packed package ($tarball) and the lock file's versions of what it is installed beside
 . "$root/scripts/packed-project.sh"
