@@ -43,6 +43,10 @@ assert.ok(new cjs.ToolError('y') instanceof ToolError);
 const google = await import('mcp-error-policy/google');
 assert.ok(Array.isArray(google.googleRules) && google.googleRules.length > 0);
 assert.ok(Array.isArray(require('mcp-error-policy/google').googleRules));
+// The NestJS entry, both ways: a filter class with `catch`, built with no arguments (Nest's `useClass`).
+const { McpErrorPolicyFilter } = await import('mcp-error-policy/nestjs');
+assert.equal(typeof new McpErrorPolicyFilter().catch, 'function');
+assert.equal(typeof new (require('mcp-error-policy/nestjs').McpErrorPolicyFilter)().catch, 'function');
 // The http entry, both ways: its rules classify an Octokit-shaped error (plain data, no client installed here).
 const http = await import('mcp-error-policy/http');
 assert.ok(Array.isArray(require('mcp-error-policy/http').httpRules));
