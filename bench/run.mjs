@@ -73,7 +73,6 @@ const GOALS = {
    */
   tracedRatio: 1.1,
   directAddedNs: 100,
-  classifyNs: 10_000,
   /** Classification is linear in the chain's length: the cost per error of a 64-deep chain at most this times a 16-deep one's. */
   chainLinearity: 1.5,
   /**
@@ -583,7 +582,9 @@ if (telemetryTimes !== undefined) {
 }
 for (const c of want('failure') ? classifyCases : []) {
   const ns = medianOf(`classify: ${c.label}`);
-  row(`failure: classifyError ${c.label}${c.note === undefined ? '' : ` [${c.note}]`}`, time(ns), `goal < ${time(GOALS.classifyNs)}`, ns < GOALS.classifyNs);
+  // no goal: the failure path runs after a handler already failed, so it is kept simple rather than fast (what users
+  // pay for is the success path, start-up and a worst case that stays linear: the chain rows below)
+  row(`failure: classifyError ${c.label}${c.note === undefined ? '' : ` [${c.note}]`}`, time(ns), 'no goal (the failure path: simple, not fast)', undefined);
 }
 if (want('failure')) {
   const [short, long] = chainCases.map((c) => medianOf(`classify: ${c.label}`) / c.depth);

@@ -113,7 +113,10 @@ export function headerOf(headers: unknown, name: string): string | undefined {
       // fall through to the plain-object form
     }
   }
-  return headerValue(readProp(headers, name)) ?? headerValue(anyCaseValue(headers, name));
+  // a `Headers` or `AxiosHeaders` read the name in any case with `get`: searching their entries again finds nothing
+  // (and costs a `Headers` a sort of all its entries); a `Map`'s `get` reads it as written
+  const searched = typeof get !== 'function' || Object.prototype.toString.call(headers) === '[object Map]';
+  return headerValue(readProp(headers, name)) ?? (searched ? headerValue(anyCaseValue(headers, name)) : undefined);
 }
 
 /** A response header of an HTTP client error (`error.response.headers`, see {@link headerOf}). */
