@@ -29,6 +29,7 @@
 import {
   defaultPolicy,
   ResourceError,
+  scrubSecrets,
   ToolError,
   withClientVisibleErrors,
   withClientVisiblePromptErrors,
@@ -171,13 +172,46 @@ export class McpErrorPolicyFilter {
     // its answer, a settled promise
     const answer = WRAPPERS[call.kind](fails, { policy, ...(name === undefined ? {} : { name }) })(call.request, call.sdkContext) as Promise<unknown>;
     if (policy.mode === 'report') {
-      // report mode: the record is written; Nest answers as it does without the policy
+      // report mode: the record is written; the client gets what Nest's RPC filter answers, a token in it scrubbed
       answer.catch(() => undefined);
-      return undefined;
+      return Promise.reject(nestAnswerOf(exception, policy));
     }
     if (call.kind !== 'tool') return answer;
     // a protocol error passed on by the guard (its text through the gate): the isError result mcp-nest makes of one
     return answer.then(undefined, (error: unknown) => ({ content: [{ type: 'text', text: readString(error, 'message') ?? 'Internal error' }], isError: true }));
+  }
+}
+
+/** A text scrubbed as report mode scrubs what the client gets: the built-in scrubbing, then the policy's `redact`. */
+function scrubbed(text: string, policy: ErrorPolicy): string {
+  const out = scrubSecrets(text);
+  try {
+    const redacted = policy.redact?.(out) ?? out;
+    return typeof redacted === 'string' ? redacted : '[REDACTED]';
+  } catch {
+    return '[REDACTED]';
+  }
+}
+
+/**
+ * What Nest's RPC filter (`BaseRpcExceptionFilter`) answers for `exception`, which mcp-nest turns into the client's
+ * answer: an `RpcException`'s payload (an object as it is, a string as `{ status: 'error', message }`), anything
+ * else `{ status: 'error', message: 'Internal server error' }`; its message scrubbed. Report mode answers with it
+ * instead of letting Nest's filter run, as that filter logs the exception raw (a token in its text, an HTTP client's
+ * request with its headers).
+ */
+function nestAnswerOf(exception: unknown, policy: ErrorPolicy): object {
+  const internal = { status: 'error', message: 'Internal server error' };
+  if (!isObjectLike(exception) || !madeByClassNamed(exception, 'RpcException')) return internal;
+  try {
+    const getError = readProp(exception, 'getError');
+    const payload: unknown = typeof getError === 'function' ? (getError as Fn).call(exception) : undefined;
+    if (typeof payload === 'string') return { status: 'error', message: scrubbed(payload, policy) };
+    if (!isObjectLike(payload)) return { status: 'error', message: payload };
+    const message = readProp(payload, 'message');
+    return typeof message === 'string' ? { ...payload, message: scrubbed(message, policy) } : payload;
+  } catch {
+    return internal;
   }
 }
 

@@ -323,7 +323,7 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
     ]);
   });
 
-  it('report mode: the client gets what Nest sends without the filter; the record is written (Nest logs as it does without it)', async () => {
+  it('report mode: the client gets what Nest sends without the filter, a token scrubbed; the record is written; Nest logs no raw exception', async () => {
     const server = await startStdio('global', { POLICY_MODE: 'report' });
     const calls = (client: Client) =>
       Promise.all([
@@ -341,6 +341,21 @@ describe.skipIf(skip)('NestJS (@rekog/mcp-nest) with McpErrorPolicyFilter', () =
       { level: 'info', kind: 'anticipated', name: 'rpc_error' },
       { level: 'warn', kind: 'crash', name: 'file:///logs/today' },
     ]);
+    // Nest's RPC filter, which logs the exception raw, does not run: no token of a text or of a request reaches the log
+    const leak = async (client: Client) => [await client.callTool({ name: 'rpc_leak', arguments: {} }), await client.callTool({ name: 'google', arguments: {} })];
+    const [reported, bare] = [await leak(server.client), await leak(alone.client)];
+    expect(bare[0]).toEqual({ content: [{ type: 'text', text: "Cannot read properties of undefined (reading 'id') with token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB" }], isError: true });
+    expect(reported).toEqual([{ content: [{ type: 'text', text: "Cannot read properties of undefined (reading 'id') with token [REDACTED]" }], isError: true }, bare[1]]);
+    expect((await server.takeRecords(2)).map(({ level, kind, name }) => ({ level, kind, name }))).toEqual([
+      { level: 'warn', kind: 'crash', name: 'rpc_leak' },
+      { level: 'warn', kind: 'anticipated', name: 'google' },
+    ]);
+    await expect.poll(() => alone.stderr()).toContain('AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v');
+    // mcp-nest's own line of each answer it sends stays (the scrubbed text); Nest's RpcExceptionsHandler writes none
+    expect(nestErrors(alone.stderr()).some((line) => / ERROR \[RpcExceptionsHandler\] /.test(line))).toBe(true);
+    expect(nestErrors(server.stderr()).filter((line) => !/ ERROR \[McpStrategy\] /.test(line))).toEqual([]);
+    expect(server.stderr()).not.toContain('ghp_1234567890');
+    expect(server.stderr()).not.toContain('AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v');
   });
 
   describe('a hybrid app (HTTP routes, and the MCP microservice connected with inheritAppConfig)', () => {
