@@ -218,7 +218,7 @@ export function applyErrorPolicy<S extends McpUseServerLike>(server: S, policy?:
  * Puts every tool, resource and prompt that `@nuxtjs/mcp-toolkit` (0.x) serves from a Nuxt app under one error policy:
  * the line is a Nitro plugin (server/plugins/), given the `NitroApp`. Each definition's handler is wrapped once, when a
  * request first carries it; a tool fails as an isError result, a resource or prompt as a JSON-RPC error, each logged
- * once; h3's `createError` with a 4xx status is shown as written; a cached tool never caches a failure. Details:
+ * once; h3's `createError` with a 4xx status is shown as written; a cached tool's cache stores no failure. Details:
  * docs/frameworks.md.
  *
  * @param server - the `NitroApp` a Nitro plugin is given
@@ -244,7 +244,7 @@ export function applyErrorPolicy<S extends McpServerLike | LowLevelServerLike | 
   const adapter = ADAPTERS.find((candidate) => candidate.accepts(server));
   if (adapter === undefined) {
     throw new TypeError(
-      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, tmcp or mcp-use server, ' +
+      'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, a FastMCP, tmcp or mcp-use server, or a Nuxt NitroApp, ' +
         `got ${kindOfValue(server)}`,
     );
   }

@@ -83,7 +83,7 @@ describe('the McpServer floor: 1.13.0, in the types and at run time', () => {
       expect(compiled).toContain('McpServer_requires_sdk_1_13_or_later__wrap_handlers_with_withClientVisibleErrors');
       expect(() => applyErrorPolicy(server as never, policy)).toThrow(
         new TypeError(
-          'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, tmcp or mcp-use server, ' +
+          'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, a FastMCP, tmcp or mcp-use server, or a Nuxt NitroApp, ' +
             'got an McpServer of @modelcontextprotocol/sdk older than 1.13.0 (no registerResource or registerPrompt), which applyErrorPolicy does not take: ' +
             'update the SDK to 1.13.0 or later, or wrap each callback with withClientVisibleErrors',
         ),

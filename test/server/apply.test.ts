@@ -408,7 +408,7 @@ describe('task tools (registerToolTask) under the policy', () => {
 
 describe('argument validation', () => {
   it('refuses a value that is no server with a TypeError naming `server`', () => {
-    const message = /^Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol\/sdk 1\.x or @modelcontextprotocol\/server 2\.x, or a FastMCP, tmcp or mcp-use server, got /;
+    const message = /^Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol\/sdk 1\.x or @modelcontextprotocol\/server 2\.x, a FastMCP, tmcp or mcp-use server, or a Nuxt NitroApp, got /;
     for (const bad of [undefined, null, 42, 'server', {}, [], () => undefined]) {
       expect(() => applyErrorPolicy(bad as never)).toThrow(TypeError);
       expect(() => applyErrorPolicy(bad as never)).toThrow(message);

@@ -221,7 +221,7 @@ describe('applyErrorPolicy on a low-level Server of @modelcontextprotocol/sdk 1.
   });
 
   it('names what it cannot take', () => {
-    const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, or a FastMCP, tmcp or mcp-use server, got ';
+    const expected = 'Expected `server` to be an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x, a FastMCP, tmcp or mcp-use server, or a Nuxt NitroApp, got ';
     // @ts-expect-error a framework's object that holds a server
     expect(() => applyErrorPolicy({ server: newServer() })).toThrow(
       new TypeError(`${expected}an object whose \`server\` property is a server (a framework's wrapper?): pass that property, \`applyErrorPolicy(x.server)\`, or see docs/frameworks.md`),
