@@ -193,11 +193,12 @@ export function tracesNow(policy: ErrorPolicy): boolean {
 
 /**
  * The request-level hook (applyErrorPolicy's wrapper of tools/call, resources/read, prompts/get): one call's span
- * around the SDK's handler, ended with the answer the SDK gives.
+ * around the SDK's handler, ended with the answer the SDK gives. The wrapper calls it when {@link tracesNow} said
+ * yes for the call, so that the telemetry is asked once.
  */
 export function traceRequest(policy: ErrorPolicy, kind: HandlerKind, request: unknown, extra: unknown, server: object, run: Fn): unknown {
   const { telemetry } = policy;
-  if (telemetry === undefined || !isEnabled(telemetry)) return run();
+  if (telemetry === undefined) return run();
   const params = readProp(request, 'params');
   const name = readString(params, kind === 'resource' ? 'uri' : 'name');
   const source = { kind, name, request: isObjectLike(extra) ? extra : undefined, meta: readProp(params, '_meta'), protocolVersion: protocolVersionOf(server) };

@@ -46,12 +46,15 @@ function wrapHandler(server: object, policy: ErrorPolicy, kind: HandlerKind, han
   const signsIn = kind === 'tool' && elicitsSignIn(policy);
   if (!signsIn && policy.telemetry === undefined) return guarded;
   return function (this: unknown, request: unknown, extra: unknown): unknown {
-    if (!signsIn && !tracesNow(policy)) return guarded.call(this, request, extra);
-    // telemetry (src/telemetry.ts): the call's one span, around the wrapper and the sign-in answer
-    return traceRequest(policy, kind, request, extra, server, () => {
+    // the telemetry is asked once a call whether it records (src/telemetry.ts)
+    const traces = tracesNow(policy);
+    if (!signsIn && !traces) return guarded.call(this, request, extra);
+    const answer = (): unknown => {
       const result = guarded.call(this, request, extra);
       return signsIn ? withSignIn(result, extra, server) : result;
-    });
+    };
+    // the call's one span, around the wrapper and the sign-in answer
+    return traces ? traceRequest(policy, kind, request, extra, server, answer) : answer();
   } as Fn;
 }
 

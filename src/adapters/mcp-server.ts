@@ -226,14 +226,17 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
   const signsIn = ctx.elicits && kind === 'tool';
   const out = function (this: unknown, ...args: unknown[]): unknown {
     const [request, extra] = args;
-    // neither the access log, nor a sign-in answer, nor a span (no telemetry, or none enabled): the handler as it is
-    if (!ctx.traced && !signsIn && !tracesNow(ctx.policy)) return handler.apply(this, args);
+    // the telemetry is asked once a call whether it records (src/telemetry.ts)
+    const traces = tracesNow(ctx.policy);
+    // neither the access log, nor a sign-in answer, nor a span: the handler as it is
+    if (!ctx.traced && !signsIn && !traces) return handler.apply(this, args);
     const answer = (): unknown => {
       const result = handler.apply(this, args);
       return signsIn ? withSignIn(result, extra, lowLevelOf(ctx.server)) : result;
     };
-    // telemetry (src/telemetry.ts): the call's one span, around the SDK's handler and the sign-in answer
-    if (!ctx.traced) return traceRequest(ctx.policy, kind, request, extra, ctx.server, answer);
+    // the call's one span, around the SDK's handler and the sign-in answer
+    const traced = (): unknown => (traces ? traceRequest(ctx.policy, kind, request, extra, ctx.server, answer) : answer());
+    if (!ctx.traced) return traced();
     if (kind === 'tool' && isTaskTool(ctx.registries, readString(readProp(request, 'params'), 'name'))) linkTaskCall(extra);
     const startedAt = now();
     const settle = (threw: boolean, value: unknown): void => {
@@ -247,7 +250,7 @@ function wrapRequest(ctx: Context, kind: HandlerKind, handler: Fn): Fn {
         // the access log must not change the answer
       }
     };
-    return Promise.resolve(observe(() => traceRequest(ctx.policy, kind, request, extra, ctx.server, answer), settle));
+    return Promise.resolve(observe(traced, settle));
   };
   return out;
 }

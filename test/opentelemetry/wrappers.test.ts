@@ -237,6 +237,27 @@ describe('options', () => {
     expect(asked).toEqual(['enabled', 'enabled', 'enabled']);
   });
 
+  it('a telemetry that is enabled is asked once a call too, then started once (McpServer and low-level Server)', async () => {
+    const asked: string[] = [];
+    const leaves: PolicyTelemetry = {
+      enabled: () => (asked.push('enabled'), true),
+      start: () => (asked.push('start'), undefined), // leaves the call alone: no span
+      current: () => (asked.push('current'), undefined),
+    };
+    const policy = createErrorPolicy({ ...quiet, telemetry: leaves });
+    const server = applyErrorPolicy(new McpServer({ name: 's', version: '1.0.0' }), policy);
+    server.registerTool('ok', {}, () => ok('fine'));
+    const low = applyErrorPolicy(new LowLevelServer({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }), policy);
+    low.setRequestHandler(CallToolRequestSchema, () => ok('low'));
+    const high = await connect(server);
+    const lowLink = await link(low, new Client({ name: 'c', version: '1.0.0' }), InMemoryTransport.createLinkedPair());
+    expect(await high.client.callTool({ name: 'ok', arguments: {} })).toEqual(ok('fine'));
+    expect(await lowLink.client.callTool({ name: 'any', arguments: {} })).toEqual(ok('low'));
+    await high.close();
+    await lowLink.close();
+    expect(asked).toEqual(['enabled', 'start', 'enabled', 'start']);
+  });
+
   it('the global providers, registered after the policy was made, are used', async () => {
     const policy = createErrorPolicy({ ...quiet, telemetry: openTelemetry() });
     const telemetry = newTelemetry();
