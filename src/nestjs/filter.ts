@@ -90,18 +90,24 @@ function madeByClassNamed(value: object, name: string): boolean {
 }
 
 /**
- * The text of Nest's `RpcException` (or a class extending it): its payload (`getError()`) when a string, or the
- * payload's string `message`. Anything else, and any other value, has none.
+ * The payload of Nest's `RpcException` (or a class extending it), what its `getError()` returns; `undefined` for any
+ * other value, or when the payload cannot be read.
  */
-function rpcExceptionText(exception: unknown): string | undefined {
+function rpcExceptionPayload(exception: unknown): { readonly payload: unknown } | undefined {
   if (!isObjectLike(exception) || !madeByClassNamed(exception, 'RpcException')) return undefined;
   try {
     const getError = readProp(exception, 'getError');
-    const payload: unknown = typeof getError === 'function' ? (getError as Fn).call(exception) : undefined;
-    return typeof payload === 'string' ? payload : readString(payload, 'message');
+    return { payload: typeof getError === 'function' ? (getError as Fn).call(exception) : undefined };
   } catch {
     return undefined;
   }
+}
+
+/** The text of an `RpcException`: its payload when a string, or the payload's string `message`. Anything else has none. */
+function rpcExceptionText(exception: unknown): string | undefined {
+  const found = rpcExceptionPayload(exception);
+  if (found === undefined) return undefined;
+  return typeof found.payload === 'string' ? found.payload : readString(found.payload, 'message');
 }
 
 /** An `RpcException` as the package's deliberate error of `kind`, named by its class; any other value as it is. */
@@ -202,16 +208,16 @@ function scrubbed(text: string, policy: ErrorPolicy): string {
  */
 function nestAnswerOf(exception: unknown, policy: ErrorPolicy): object {
   const internal = { status: 'error', message: 'Internal server error' };
-  if (!isObjectLike(exception) || !madeByClassNamed(exception, 'RpcException')) return internal;
+  const found = rpcExceptionPayload(exception);
+  if (found === undefined) return internal;
+  const { payload } = found;
+  if (typeof payload === 'string') return { status: 'error', message: scrubbed(payload, policy) };
+  if (!isObjectLike(payload)) return { status: 'error', message: payload };
   try {
-    const getError = readProp(exception, 'getError');
-    const payload: unknown = typeof getError === 'function' ? (getError as Fn).call(exception) : undefined;
-    if (typeof payload === 'string') return { status: 'error', message: scrubbed(payload, policy) };
-    if (!isObjectLike(payload)) return { status: 'error', message: payload };
     const message = readProp(payload, 'message');
     return typeof message === 'string' ? { ...payload, message: scrubbed(message, policy) } : payload;
   } catch {
-    return internal;
+    return internal; // a payload whose fields cannot be copied
   }
 }
 
