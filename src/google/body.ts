@@ -5,16 +5,19 @@
  * Nothing is remembered between calls: each rule that asks reads the body again (a few hundred nanoseconds, after a
  * failure).
  */
-import { responseBodyOf } from '../kit/http.js';
+import { httpStatusOf, responseBodyOf } from '../kit/http.js';
 import { isObjectLike, readNumber, readProp, readString } from '../kit/read.js';
 import { serverTextLine } from '../text.js';
-import { googleHttpFace } from './http2.js';
+import { isGaxiosError } from './gaxios.js';
+import { googleHttpFace, isHttp2ResponseError } from './http2.js';
 
 /** Most `errors[]` / `details[]` entries read. */
 const MAX_ENTRIES = 16;
 
 /** The fields of an AIP-193 error body that are safe to show. */
 export interface GoogleApiErrorBody {
+  /** `error.code`: the HTTP status, in every error body Google sends. */
+  readonly code: number | undefined;
   /** `error.status`: the canonical code (`PERMISSION_DENIED`, `NOT_FOUND`, `RESOURCE_EXHAUSTED`...). */
   readonly status: string | undefined;
   /**
@@ -83,6 +86,7 @@ export function readGoogleApiError(data: unknown): GoogleApiErrorBody | undefine
   const legacy = entries(readProp(error, 'errors'));
   const legacyMessage = legacy.map((entry) => readString(entry, 'message')).find((message) => message !== undefined);
   return {
+    code: readNumber(error, 'code'),
     status: identifier(readString(error, 'status')),
     message: readString(error, 'message') ?? legacyMessage,
     reasons: [...detailsOfType(details, 'ErrorInfo'), ...legacy]
@@ -106,16 +110,53 @@ export function readOAuthError(data: unknown): OAuthErrorBody | undefined {
 }
 
 /**
- * The AIP-193 body of a gaxios or HTTP-client-like error's response (or of googleapis-common's HTTP/2 error's `cause`,
- * see http2.ts), if it has one.
+ * The error codes of OAuth 2.0 (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750, RFC 8693) and OpenID Connect: an error of
+ * another HTTP client than Google's is read as a token endpoint's answer only when its body's `error` is one of them.
  */
-export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
-  return readGoogleApiError(responseBodyOf(googleHttpFace(error)));
+const OAUTH_ERROR_CODES: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'access_denied',
+  'unsupported_response_type',
+  'server_error',
+  'temporarily_unavailable',
+  'invalid_token',
+  'insufficient_scope',
+  'invalid_target',
+  'interaction_required',
+  'login_required',
+  'consent_required',
+  'account_selection_required',
+]);
+
+/** True for an error of Google's own clients: gaxios (any version, any copy) or googleapis-common's HTTP/2 client. */
+function ofGoogleClient(error: unknown): boolean {
+  return isGaxiosError(error) || isHttp2ResponseError(error);
 }
 
-/** The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. */
+/**
+ * The AIP-193 body of a gaxios or HTTP-client-like error's response (or of googleapis-common's HTTP/2 error's `cause`,
+ * see http2.ts), if it has one. Through another client (axios, ky, ...) the body is Google's only when its
+ * `error.code` is the response's HTTP status, as Google's always is: another API's `error` object (OpenAI's
+ * `{ message, type, code: 'rate_limit_exceeded' }`) is not read as Google's, whatever the order of the rules.
+ */
+export function apiErrorOf(error: unknown): GoogleApiErrorBody | undefined {
+  const face = googleHttpFace(error);
+  const body = readGoogleApiError(responseBodyOf(face));
+  return body === undefined || ofGoogleClient(error) || body.code === httpStatusOf(face) ? body : undefined;
+}
+
+/**
+ * The OAuth token error body of a gaxios or HTTP-client-like error's response, if it has one. Through another client
+ * its `error` must be an OAuth 2.0 error code (`invalid_grant`), not any API's own (Slack's `channel_not_found`).
+ */
 export function oauthErrorOf(error: unknown): OAuthErrorBody | undefined {
-  return readOAuthError(responseBodyOf(googleHttpFace(error)));
+  const body = readOAuthError(responseBodyOf(googleHttpFace(error)));
+  return body === undefined || ofGoogleClient(error) || OAUTH_ERROR_CODES.has(body.error) ? body : undefined;
 }
 
 /** The first reason of `api` (ErrorInfo reasons, then legacy `errors[].reason`) that is in `reasons`, or `undefined`. */

@@ -5,11 +5,15 @@
  * the Google rules first takes nothing from the core rules: deliberate errors still win, and unvetted wrappers still
  * show the Google text.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyError, coreRules, createErrorPolicy, ToolError, type AnticipatedClassification } from '../../src/index.js';
 import { googleRules } from '../../src/google/index.js';
+import { httpRules } from '../../src/http/index.js';
 import { closedPortUrl, GOOGLE_MESSAGES } from '../support/fake-google.js';
+import { serveFetch } from '../support/fetch-server.js';
+import type { Listening } from '../support/loopback.js';
 import type { GaxiosModule } from './gaxios-suite.js';
 import type { GalModule } from './gal-suite.js';
 import { caught, expectOutcome, REAUTHORIZE, SECRETS, useFakeGoogle } from './support.js';
@@ -86,5 +90,57 @@ describe('rule order', () => {
       level: 'info',
       failure: { code: 'not_found', retryable: false },
     });
+  });
+});
+
+/**
+ * googleRules before httpRules (the reverse of the documented order) take no other API's error: through axios, a body
+ * is Google's only when its `error.code` is the HTTP status (AIP-193) or its `error` an OAuth 2.0 code, so the HTTP
+ * rules behind them still name the API and its own code. Google's own JSON through axios stays Google's.
+ */
+describe('googleRules before httpRules, with errors of another API through axios', () => {
+  const ANSWERS: Record<string, [number, unknown]> = {
+    '/openai/v1/models': [429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }],
+    '/api/items/1': [403, { error: { message: 'You may not read this item', code: 'forbidden' } }],
+    '/slack/chat.postMessage': [401, { ok: false, error: 'invalid_auth' }],
+    '/google/v1/files/1AbC': [403, { error: { code: 403, message: 'The caller does not have permission', status: 'PERMISSION_DENIED' } }],
+    '/token': [400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }],
+  };
+  let api: Listening;
+  let axios: { get(url: string): Promise<unknown> };
+  const googleFirstWithHttp = createErrorPolicy({ rules: [...googleRules, ...httpRules, ...coreRules], logger: () => undefined });
+
+  beforeAll(async () => {
+    api = await serveFetch(async (request) => {
+      const [status, body] = ANSWERS[new URL(request.url).pathname] ?? [404, {}];
+      return Response.json(body, { status, headers: status === 429 ? { 'retry-after': '30' } : {} });
+    });
+    axios = createRequire(import.meta.url)('axios') as typeof axios;
+    return () => api.close();
+  });
+
+  const classified = async (path: string): Promise<[string, string]> => {
+    const c = anticipated(await caught(() => axios.get(`${api.origin}${path}`)), googleFirstWithHttp);
+    return [c.rule.name, c.message];
+  };
+
+  it('an OpenAI-shaped 429, an API-shaped 403 and a Slack error are the HTTP rules’', async () => {
+    expect(await classified('/openai/v1/models')).toEqual([
+      'axios-http-error',
+      'HTTP GET /openai/v1/models failed with 429 Too Many Requests (rate_limit_exceeded): Rate limit reached for requests. Retry after 30 s.',
+    ]);
+    expect(await classified('/api/items/1')).toEqual(['axios-http-error', 'HTTP GET /api/items/1 failed with 403 Forbidden (forbidden): Access denied: You may not read this item']);
+    expect(await classified('/slack/chat.postMessage')).toEqual([
+      'axios-unauthorized',
+      'HTTP GET /slack/chat.postMessage failed with 401 Unauthorized (invalid_auth): Credentials rejected: the service did not accept them',
+    ]);
+  });
+
+  it('Google’s JSON and an OAuth token endpoint’s answer through axios are still Google’s', async () => {
+    expect(await classified('/google/v1/files/1AbC')).toEqual([
+      'google-api-error',
+      'The caller does not have permission (403 PERMISSION_DENIED from Google API GET /google/v1/files/1AbC)',
+    ]);
+    expect(await classified('/token')).toEqual(['google-oauth-refresh', 'Google authorization failed (invalid_grant): Token has been expired or revoked.']);
   });
 });
