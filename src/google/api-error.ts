@@ -32,9 +32,9 @@ import {
 import { clientUrl } from '../kit/url.js';
 import type { AnticipatedLevel, FailedRequest } from '../rules/rule.js';
 import { serverTextLine } from '../text.js';
-import { apiErrorOf, oauthErrorOf } from './body.js';
-import { googleRule, isGaxiosError } from './gaxios.js';
-import { googleHttpFace, isHttp2ResponseError } from './http2.js';
+import { apiErrorOf, oauthErrorOf, ofGoogleClient } from './body.js';
+import { googleRule } from './gaxios.js';
+import { googleHttpFace } from './http2.js';
 
 /** Canonical codes (google.rpc.Code, snake case) of HTTP statuses, for responses whose body names none. */
 const CODE_OF_HTTP_STATUS: Readonly<Record<number, string>> = {
@@ -64,7 +64,7 @@ const RETRYABLE_STATUSES = new Set<number | undefined>([408, 429, 500, 502, 503,
 export function googleApiErrorStatus(error: unknown): number | undefined {
   const status = httpStatusOf(googleHttpFace(error));
   if (status === undefined || status < 300) return undefined;
-  if (isGaxiosError(error) || isHttp2ResponseError(error)) return status;
+  if (ofGoogleClient(error)) return status;
   return isHttpClientError(error) && (apiErrorOf(error) !== undefined || oauthErrorOf(error) !== undefined) ? status : undefined;
 }
 

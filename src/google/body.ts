@@ -134,7 +134,7 @@ const OAUTH_ERROR_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** True for an error of Google's own clients: gaxios (any version, any copy) or googleapis-common's HTTP/2 client. */
-function ofGoogleClient(error: unknown): boolean {
+export function ofGoogleClient(error: unknown): boolean {
   return isGaxiosError(error) || isHttp2ResponseError(error);
 }
 
