@@ -209,7 +209,6 @@ function rpcError(error: PolicyRpcError): RpcError {
 
 /** The JSON-RPC error a wrapper threw (the policy's, or a protocol error passed on), as it goes on the wire. */
 function rpcErrorOf(error: unknown): RpcError | undefined {
-  if (error instanceof PolicyRpcError) return rpcError(error);
   const code = readProp(error, 'code');
   const message = readString(error, 'message');
   if (!Number.isInteger(code) || message === undefined) return undefined;
